@@ -1,0 +1,223 @@
+"""Deployment settings: one typed object, read once from cdk context and validated.
+
+Defaults live in ``cdk.json``; ``-c key=value`` overrides them. Values given on the command
+line arrive as strings, so numbers, booleans and JSON objects are parsed here. Any invalid
+value stops synth with a message naming the key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Literal
+
+from aws_cdk import aws_logs as logs
+from kokoro_server.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
+_R = logs.RetentionDays
+LOG_RETENTION = {
+    1: _R.ONE_DAY,
+    3: _R.THREE_DAYS,
+    5: _R.FIVE_DAYS,
+    7: _R.ONE_WEEK,
+    14: _R.TWO_WEEKS,
+    30: _R.ONE_MONTH,
+    60: _R.TWO_MONTHS,
+    90: _R.THREE_MONTHS,
+    120: _R.FOUR_MONTHS,
+    150: _R.FIVE_MONTHS,
+    180: _R.SIX_MONTHS,
+    365: _R.ONE_YEAR,
+    400: _R.THIRTEEN_MONTHS,
+    545: _R.EIGHTEEN_MONTHS,
+    731: _R.TWO_YEARS,
+    1096: _R.THREE_YEARS,
+    1827: _R.FIVE_YEARS,
+    2192: _R.SIX_YEARS,
+    2557: _R.SEVEN_YEARS,
+    2922: _R.EIGHT_YEARS,
+    3288: _R.NINE_YEARS,
+    3653: _R.TEN_YEARS,
+}
+
+ECR_IMAGE_URI = re.compile(
+    r"^(?P<account>\d{12})\.dkr\.ecr\.(?P<region>[a-z0-9-]+)\.amazonaws\.com(?:\.cn)?/"
+    r"(?P<repository>[a-z0-9][a-z0-9._/-]*)(?::(?P<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})|@(?P<digest>sha256:[0-9a-f]{64}))$"
+)
+
+
+class SettingsError(ValueError):
+    """Raised when cdk context holds an invalid value; the message says what is allowed."""
+
+
+class SourceFile(BaseModel):
+    """A file of the model source. Without sha256, the hub's LFS sha256 at the revision is used."""
+
+    model_config = ConfigDict(extra="forbid")
+    bytes: int | None = Field(default=None, gt=0)
+    sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+
+
+class ModelSource(BaseModel):
+    """Where the model comes from: a Hugging Face repository pinned to a commit."""
+
+    model_config = ConfigDict(extra="forbid")
+    repo: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+    revision: str = Field(pattern=r"^[0-9a-f]{40}$", description="a full 40-hex commit id, never a branch")
+    files: dict[str, SourceFile] = Field(min_length=1)
+    onnx: str
+    voices: str
+
+    @field_validator("files")
+    @classmethod
+    def _plain_paths(cls, files: dict[str, SourceFile]) -> dict[str, SourceFile]:
+        for name in files:
+            try:
+                check_relative_path(name)
+            except ModelCacheError as error:
+                raise ValueError(str(error)) from None
+        return files
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ModelSource:
+        if self.onnx not in self.files:
+            raise ValueError(f"onnx {self.onnx!r} must be one of the listed files")
+        if not voice_files(self.files, self.voices):
+            raise ValueError(f"voices {self.voices!r} must name a listed .bin file or a folder of them")
+        return self
+
+    @property
+    def source(self) -> str:
+        return f"{self.repo}@{self.revision}"
+
+    @property
+    def voice_names(self) -> list[str]:
+        return sorted(voice_files(self.files, self.voices))
+
+
+class Settings(BaseModel):
+    """Everything a deployment can vary. See the README's configuration table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    endpoint_name: str = Field(
+        pattern=r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$",
+        description="1-63 letters, digits and hyphens, starting and ending with a letter or digit",
+    )
+    instance_type: str = Field(pattern=r"^ml\.[a-z0-9]+\.[a-z0-9]+$", description="like ml.g5.xlarge")
+    initial_instance_count: int = Field(ge=1, le=100)
+    model_source: ModelSource
+    default_voice: str
+    hub_endpoint: str = Field(pattern=r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9._/-]*)?$")
+    populate_model_cache: bool
+    model_prefix: str | None = Field(default=None, pattern=r"^[A-Za-z0-9!_.*'()/-]+/$")
+    image_uri: str | None = None
+    container_env: dict[str, str] = Field(default_factory=dict)
+    bucket_removal_policy: Literal["retain", "destroy"]
+    health_check_timeout_seconds: int = Field(ge=60, le=3600)
+    model_download_timeout_seconds: int = Field(ge=60, le=3600)
+    log_retention_days: int
+
+    @field_validator("model_prefix", "image_uri", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @field_validator("image_uri")
+    @classmethod
+    def _ecr_uri(cls, value: str | None) -> str | None:
+        if value and not ECR_IMAGE_URI.match(value):
+            raise ValueError(
+                "must be an Amazon ECR image like "
+                "123456789012.dkr.ecr.us-east-1.amazonaws.com/repo:tag or ...@sha256:<digest>"
+            )
+        return value or None
+
+    @field_validator("container_env")
+    @classmethod
+    def _env_names(cls, env: dict[str, str]) -> dict[str, str]:
+        for name in env:
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]{0,1023}$", name):
+                raise ValueError(f"variable name {name!r} must be letters, digits and underscores")
+        return env
+
+    @field_validator("log_retention_days")
+    @classmethod
+    def _retention(cls, days: int) -> int:
+        if days not in LOG_RETENTION:
+            raise ValueError(f"must be one of CloudWatch's retention periods: {', '.join(map(str, LOG_RETENTION))}")
+        return days
+
+    @model_validator(mode="after")
+    def _voice_exists(self) -> Settings:
+        voices = self.model_source.voice_names
+        if self.default_voice not in voices:
+            raise ValueError(
+                f"default_voice {self.default_voice!r} is not in the model source; choose one of: {', '.join(voices)}"
+            )
+        return self
+
+    @property
+    def log_retention(self) -> logs.RetentionDays:
+        return LOG_RETENTION[self.log_retention_days]
+
+    @property
+    def cache_prefix(self) -> str:
+        """The S3 prefix the model lives under, derived from the source unless given."""
+        return self.model_prefix or cache_prefix(self.model_source.source, list(self.model_source.files))
+
+    @property
+    def image_reference(self) -> dict[str, str] | None:
+        """Repository, tag or digest, account and region of ``image_uri``, when one is given."""
+        if not self.image_uri:
+            return None
+        match = ECR_IMAGE_URI.match(self.image_uri)
+        assert match is not None  # validated above
+        return {k: v for k, v in match.groupdict().items() if v}
+
+
+_JSON_KEYS = {"model_source", "container_env"}
+
+
+def _parse(key: str, value: Any) -> Any:
+    """Context given with -c is a string: JSON objects for the structured keys."""
+    if key in _JSON_KEYS and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as error:
+            raise SettingsError(f"context {key}={value!r} is not valid JSON: {error}") from None
+    return value
+
+
+def settings_from_context(context: dict[str, Any]) -> Settings:
+    """Build Settings from cdk context (cdk.json plus -c overrides); raise SettingsError."""
+    known = set(Settings.model_fields)
+    # CDK adds its own context (feature flags like "@aws-cdk/..." and "aws:cdk:..."); project
+    # keys are plain snake_case words, so only those are checked for typos.
+    ours = {k: v for k, v in context.items() if re.match(r"^[a-z][a-z0-9_]*$", k)}
+    unknown = sorted(set(ours) - known)
+    if unknown:
+        raise SettingsError(f"unknown context key(s) {', '.join(unknown)}; known keys: {', '.join(sorted(known))}")
+    values = {k: _parse(k, v) for k, v in ours.items()}
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as error:
+        raise SettingsError(_describe(error)) from None
+
+
+def _describe(error: ValidationError) -> str:
+    lines = []
+    for problem in error.errors():
+        location = problem["loc"]
+        key = ".".join(str(part) for part in location) or "context"
+        shown = problem.get("input") if location else None
+        field = Settings.model_fields.get(str(location[0])) if location else None
+        allowed = f" ({field.description})" if field is not None and field.description and len(location) == 1 else ""
+        message = problem["msg"].removeprefix("Value error, ")
+        if problem["type"] == "missing":
+            lines.append(f"context key {key!r} is required{allowed}; set it in cdk.json or with -c {key}=...")
+        else:
+            lines.append(f"context {key}={shown!r} is invalid: {message}{allowed}")
+    return "invalid configuration:\n  " + "\n  ".join(lines)

@@ -1,0 +1,78 @@
+"""The speech server image, pinned by digest, with SageMaker bidirectional streaming on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aws_cdk as cdk
+from aws_cdk import aws_ecr as ecr
+from aws_cdk import aws_ecr_assets as ecr_assets
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+from ..config import BIDI_LABEL, Settings
+from .handler_provider import HandlerProvider
+
+CONTAINER_DIR = Path(__file__).resolve().parents[2] / "container"
+ECR_ACTIONS = [
+    "ecr:BatchGetImage",
+    "ecr:GetDownloadUrlForLayer",
+    "ecr:BatchCheckLayerAvailability",
+    "ecr:InitiateLayerUpload",
+    "ecr:UploadLayerPart",
+    "ecr:CompleteLayerUpload",
+    "ecr:PutImage",
+]
+
+
+class BidiImage(Construct):
+    """Builds (or takes) the image and yields ``image_uri``: repository@sha256 with the label."""
+
+    def __init__(self, scope: Construct, id: str, *, settings: Settings) -> None:
+        super().__init__(scope, id)
+        reference = settings.image_reference
+        if reference is None:
+            asset = ecr_assets.DockerImageAsset(
+                self, "Asset", directory=str(CONTAINER_DIR), platform=ecr_assets.Platform.LINUX_AMD64
+            )
+            self.repository: ecr.IRepository = asset.repository
+            image = {"ImageTag": asset.image_tag}
+        else:
+            partition = "aws-cn" if ".amazonaws.com.cn/" in str(settings.image_uri) else "aws"
+            self.repository = ecr.Repository.from_repository_attributes(
+                self,
+                "Repository",
+                repository_name=reference["repository"],
+                repository_arn=(
+                    f"arn:{partition}:ecr:{reference['region']}:{reference['account']}:repository/{reference['repository']}"
+                ),
+            )
+            image = {"ImageTag": reference["tag"]} if "tag" in reference else {"ImageDigest": reference["digest"]}
+            image["RegistryId"] = reference["account"]
+
+        provider = HandlerProvider(
+            self,
+            "Labeller",
+            handler="handlers.bidi_image.on_event",
+            description="Pins the speech server image by digest with bidirectional streaming enabled",
+            timeout=cdk.Duration.minutes(5),
+            memory_size=256,
+            log_retention=settings.log_retention,
+        )
+        provider.role.add_to_policy(
+            iam.PolicyStatement(actions=ECR_ACTIONS, resources=[self.repository.repository_arn])
+        )
+        resource = cdk.CustomResource(
+            self,
+            "Pinned",
+            service_token=provider.service_token,
+            resource_type="Custom::KokoroBidiImage",
+            properties={
+                "RepositoryName": self.repository.repository_name,
+                "RepositoryUri": self.repository.repository_uri,
+                "Label": BIDI_LABEL,
+                **image,
+            },
+        )
+        self.image_uri = resource.get_att_string("ImageUri")
+        self.image_digest = resource.get_att_string("ImageDigest")

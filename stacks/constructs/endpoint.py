@@ -1,0 +1,156 @@
+"""The SageMaker real-time endpoint: execution role, model, endpoint config, endpoint, invoke policy."""
+
+from __future__ import annotations
+
+import re
+
+import aws_cdk as cdk
+from aws_cdk import aws_ecr as ecr
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_sagemaker as sagemaker
+from constructs import Construct
+
+from ..config import Settings
+from .nag import acknowledge, acknowledge_wildcard_resource
+
+VARIANT_NAME = "AllTraffic"
+INVOKE_ACTIONS = [
+    "sagemaker:InvokeEndpoint",
+    "sagemaker:InvokeEndpointWithResponseStream",
+    "sagemaker:InvokeEndpointWithBidirectionalStream",
+]
+# Instance families with local NVMe storage: SageMaker rejects a KMS key for their volumes.
+_LOCAL_STORAGE_FAMILIES = {"g5", "g6", "g6e", "p4d", "p4de", "p5", "p5e", "p5en", "trn1", "trn1n", "trn2"}
+
+
+def has_instance_storage(instance_type: str) -> bool:
+    family = instance_type.split(".")[1]
+    generation_suffix = re.sub(r"^[a-z]+\d+", "", family)
+    return family in _LOCAL_STORAGE_FAMILIES or "d" in generation_suffix
+
+
+class Endpoint(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        settings: Settings,
+        image_uri: str,
+        repository: ecr.IRepository,
+        bucket: s3.IBucket,
+        prefix: str,
+    ) -> None:
+        super().__init__(scope, id)
+        self.role = iam.Role(
+            self,
+            "ExecutionRole",
+            assumed_by=iam.ServicePrincipal("sagemaker.amazonaws.com"),
+            description=f"SageMaker execution role of endpoint {settings.endpoint_name}",
+        )
+        repository.grant_pull(self.role)
+        acknowledge(
+            self.role,
+            "AwsSolutions-IAM5[Resource::*]",
+            "ecr:GetAuthorizationToken has no resource-level permissions; image pulls are limited to one repository.",
+        )
+        model_objects = bucket.arn_for_objects(f"{prefix}*")
+        self.role.add_to_policy(iam.PolicyStatement(actions=["s3:GetObject"], resources=[model_objects]))
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:ListBucket"],
+                resources=[bucket.bucket_arn],
+                conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}},
+            )
+        )
+        acknowledge_wildcard_resource(
+            self.role,
+            model_objects,
+            "SageMaker reads the model files under the model's own prefix only; their names come from the manifest.",
+        )
+        self.log_group = logs.LogGroup(
+            self,
+            "Logs",
+            log_group_name=f"/aws/sagemaker/Endpoints/{settings.endpoint_name}",
+            retention=settings.log_retention,
+            removal_policy=cdk.RemovalPolicy.RETAIN,
+        )
+        self.log_group.grant_write(self.role)
+        self.log_group.grant(self.role, "logs:DescribeLogStreams")
+
+        model = sagemaker.CfnModel(
+            self,
+            "Model",
+            execution_role_arn=self.role.role_arn,
+            # The container needs no network: SageMaker delivers the image and the model files.
+            enable_network_isolation=True,
+            primary_container=sagemaker.CfnModel.ContainerDefinitionProperty(
+                image=image_uri,
+                model_data_source=sagemaker.CfnModel.ModelDataSourceProperty(
+                    s3_data_source=sagemaker.CfnModel.S3DataSourceProperty(
+                        s3_uri=f"s3://{bucket.bucket_name}/{prefix}",
+                        s3_data_type="S3Prefix",
+                        compression_type="None",
+                    )
+                ),
+                environment=settings.container_env or None,
+            ),
+        )
+        # The role's policy must exist before SageMaker validates access to the image and data.
+        model.node.add_dependency(self.role)
+        acknowledge(
+            model,
+            "AwsSolutions-SM1",
+            "The model runs with network isolation: the container has no network access at all, so a VPC adds nothing.",
+        )
+
+        variant = sagemaker.CfnEndpointConfig.ProductionVariantProperty(
+            variant_name=VARIANT_NAME,
+            model_name=model.attr_model_name,
+            instance_type=settings.instance_type,
+            initial_instance_count=settings.initial_instance_count,
+            container_startup_health_check_timeout_in_seconds=settings.health_check_timeout_seconds,
+            model_data_download_timeout_in_seconds=settings.model_download_timeout_seconds,
+            routing_config=sagemaker.CfnEndpointConfig.RoutingConfigProperty(
+                routing_strategy="LEAST_OUTSTANDING_REQUESTS"
+            ),
+        )
+        local_storage = has_instance_storage(settings.instance_type)
+        volume_key = (
+            None
+            if local_storage
+            else kms.Key(
+                self,
+                "VolumeKey",
+                enable_key_rotation=True,
+                description=f"Storage volumes of endpoint {settings.endpoint_name}",
+            )
+        )
+        config = sagemaker.CfnEndpointConfig(
+            self,
+            "Config",
+            production_variants=[variant],
+            kms_key_id=volume_key.key_arn if volume_key else None,
+        )
+        if local_storage:
+            acknowledge(
+                config,
+                "AwsSolutions-SM2",
+                f"{settings.instance_type} stores data on local instance NVMe volumes, which are always encrypted "
+                "at rest and for which SageMaker rejects a KMS key.",
+            )
+        self.endpoint = sagemaker.CfnEndpoint(
+            self,
+            "Endpoint",
+            endpoint_name=settings.endpoint_name,
+            endpoint_config_name=config.attr_endpoint_config_name,
+        )
+        self.invoke_policy = iam.ManagedPolicy(
+            self,
+            "InvokePolicy",
+            description=f"Invoke SageMaker endpoint {settings.endpoint_name}: POST, response stream, bidi stream",
+            statements=[iam.PolicyStatement(actions=INVOKE_ACTIONS, resources=[self.endpoint.attr_endpoint_arn])],
+        )

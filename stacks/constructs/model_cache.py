@@ -1,0 +1,103 @@
+"""The S3 model cache: a private, versioned bucket and the custom resource that fills it."""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+from ..config import Settings
+from .handler_provider import HandlerProvider
+from .nag import acknowledge, acknowledge_wildcard_resource
+
+
+class ModelCache(Construct):
+    def __init__(self, scope: Construct, id: str, *, settings: Settings) -> None:
+        super().__init__(scope, id)
+        destroy = settings.bucket_removal_policy == "destroy"
+        removal = cdk.RemovalPolicy.DESTROY if destroy else cdk.RemovalPolicy.RETAIN
+        access_logs = s3.Bucket(
+            self,
+            "AccessLogs",
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+            lifecycle_rules=[s3.LifecycleRule(expiration=cdk.Duration.days(365))],
+            removal_policy=removal,
+            auto_delete_objects=destroy,
+        )
+        acknowledge(
+            access_logs,
+            "AwsSolutions-S1",
+            "This is the server access log bucket of the model cache; logging it into itself would loop.",
+        )
+        self.bucket = s3.Bucket(
+            self,
+            "Bucket",
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            versioned=True,
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    noncurrent_version_expiration=cdk.Duration.days(30),
+                    abort_incomplete_multipart_upload_after=cdk.Duration.days(7),
+                )
+            ],
+            server_access_logs_bucket=access_logs,
+            server_access_logs_prefix="model-cache/",
+            removal_policy=removal,
+            auto_delete_objects=destroy,
+        )
+        self.prefix = settings.cache_prefix
+        self.populator = self._populator(settings) if settings.populate_model_cache else None
+
+    def _populator(self, settings: Settings) -> cdk.CustomResource:
+        source = settings.model_source
+        provider = HandlerProvider(
+            self,
+            "Populator",
+            handler="handlers.model_cache_populator.on_event",
+            description=f"Fills s3 model cache {self.prefix} from {source.repo}",
+            timeout=cdk.Duration.minutes(15),
+            memory_size=1024,
+            log_retention=settings.log_retention,
+        )
+        objects = self.bucket.arn_for_objects(f"{self.prefix}*")
+        provider.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
+                resources=[objects],
+            )
+        )
+        provider.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:ListBucket"],
+                resources=[self.bucket.bucket_arn],
+                conditions={"StringLike": {"s3:prefix": [f"{self.prefix}*"]}},
+            )
+        )
+        acknowledge_wildcard_resource(
+            provider.role,
+            objects,
+            "The populator writes the model files, whose names come from the model source, under its own prefix only.",
+        )
+        return cdk.CustomResource(
+            self,
+            "Files",
+            service_token=provider.service_token,
+            resource_type="Custom::KokoroModelCache",
+            properties={
+                "Bucket": self.bucket.bucket_name,
+                "Prefix": self.prefix,
+                "Repo": source.repo,
+                "Revision": source.revision,
+                "Files": {name: spec.model_dump(exclude_none=True) for name, spec in sorted(source.files.items())},
+                "Onnx": source.onnx,
+                "Voices": source.voices,
+                "DefaultVoice": settings.default_voice,
+                "HubEndpoint": settings.hub_endpoint,
+            },
+        )

@@ -1,0 +1,51 @@
+"""Stack 2: the speech server image with bidi enabled, and the SageMaker endpoint serving it."""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+from .config import Settings
+from .constructs.bidi_image import BidiImage
+from .constructs.endpoint import Endpoint
+from .model_cache_stack import ModelCacheStack
+
+
+class EndpointStack(cdk.Stack):
+    def __init__(self, scope: Construct, id: str, *, settings: Settings, cache: ModelCacheStack, **kwargs) -> None:
+        super().__init__(
+            scope, id, description=f"Kokoro-82M streaming speech endpoint {settings.endpoint_name}", **kwargs
+        )
+        # The prefix is derived from the settings, not imported, so a new model revision does not
+        # have to replace a cross-stack export; the dependency still orders the deployment so the
+        # endpoint is only created once the cache is complete.
+        self.add_stack_dependency(cache, "the endpoint reads the model from the completed cache")
+        bucket = s3.Bucket.from_bucket_attributes(
+            self,
+            "ModelCacheBucket",
+            bucket_name=cdk.Fn.import_value(cache.bucket_name_export),
+            bucket_arn=cdk.Fn.import_value(cache.bucket_arn_export),
+        )
+        image = BidiImage(self, "Image", settings=settings)
+        self.endpoint = Endpoint(
+            self,
+            "Endpoint",
+            settings=settings,
+            image_uri=image.image_uri,
+            repository=image.repository,
+            bucket=bucket,
+            prefix=cache.cache.prefix,
+        )
+        outputs = {
+            "EndpointName": (self.endpoint.endpoint.attr_endpoint_name, "SageMaker endpoint name"),
+            "EndpointArn": (self.endpoint.endpoint.attr_endpoint_arn, "SageMaker endpoint ARN"),
+            "ImageUri": (image.image_uri, "Digest-pinned image URI with bidirectional streaming enabled"),
+            "InvokePolicyArn": (
+                self.endpoint.invoke_policy.managed_policy_arn,
+                "Managed policy that lets a caller invoke this endpoint",
+            ),
+            "ModelDataUri": (f"s3://{bucket.bucket_name}/{cache.cache.prefix}", "Model files the endpoint serves"),
+        }
+        for name, (value, description) in outputs.items():
+            cdk.CfnOutput(self, name, value=value, description=description)

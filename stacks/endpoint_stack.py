@@ -45,7 +45,6 @@ class EndpointStack(cdk.Stack):
                 self.endpoint.invoke_policy.managed_policy_arn,
                 "Managed policy that lets a caller invoke this endpoint",
             ),
-            "ModelDataUri": (f"s3://{bucket.bucket_name}/{cache.cache.prefix}", "Model files the endpoint serves"),
         }
         for name, (value, description) in outputs.items():
             cdk.CfnOutput(self, name, value=value, description=description)

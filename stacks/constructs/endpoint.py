@@ -100,7 +100,7 @@ class Endpoint(Construct):
             ),
         )
         # The role's policy must exist before SageMaker validates access to the image and data.
-        model.node.add_dependency(self.role)
+        model.node.add_dependency(self.role.node.find_child("DefaultPolicy"))
         acknowledge(
             model,
             "AwsSolutions-SM1",

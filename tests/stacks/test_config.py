@@ -1,0 +1,112 @@
+"""Settings from cdk context: defaults from cdk.json, -c overrides, clear errors for bad values."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from stacks.config import SettingsError, settings_from_context
+
+from .conftest import REPO_ROOT, cdk_json_context
+
+
+def settings(**overrides):
+    return settings_from_context({**cdk_json_context(), **overrides})
+
+
+def error_for(**overrides) -> str:
+    with pytest.raises(SettingsError) as caught:
+        settings(**overrides)
+    return str(caught.value)
+
+
+def test_cdk_json_defaults_describe_the_production_deployment() -> None:
+    value = settings()
+    assert value.instance_type == "ml.g5.xlarge"
+    assert value.model_source.repo == "onnx-community/Kokoro-82M-v1.0-ONNX"
+    assert value.model_source.revision == "1939ad2a8e416c0acfeecc08a694d14ef25f2231"
+    assert value.model_source.files["onnx/model.onnx"].bytes == 325_532_232
+    assert len(value.model_source.voice_names) == 54
+    assert value.default_voice == "af_heart"
+
+
+def test_command_line_strings_are_parsed_into_their_types() -> None:
+    value = settings(
+        initial_instance_count="3", populate_model_cache="false", container_env='{"A": "1"}', image_uri=""
+    )
+    assert value.initial_instance_count == 3
+    assert value.populate_model_cache is False
+    assert value.container_env == {"A": "1"}
+    assert value.image_uri is None
+
+
+def test_cdk_feature_flags_are_not_mistaken_for_settings() -> None:
+    assert settings(**{"@aws-cdk/core:newStyleStackSynthesis": True, "aws:cdk:version-reporting": False})
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        ({"instance_type": "g5.xlarge"}, "instance_type='g5.xlarge' is invalid"),
+        ({"instance_type": "g5.xlarge"}, "like ml.g5.xlarge"),
+        ({"initial_instance_count": "0"}, "initial_instance_count='0' is invalid"),
+        ({"initial_instance_count": "two"}, "initial_instance_count='two' is invalid"),
+        ({"endpoint_name": "kokoro_tts"}, "1-63 letters, digits and hyphens"),
+        ({"default_voice": "xx_nobody"}, "choose one of: af_alloy, af_aoede"),
+        ({"bucket_removal_policy": "delete"}, "'retain' or 'destroy'"),
+        ({"log_retention_days": "31"}, "one of CloudWatch's retention periods: 1, 3, 5"),
+        ({"image_uri": "docker.io/library/python:3.12"}, "must be an Amazon ECR image"),
+        ({"hub_endpoint": "http://huggingface.co"}, "hub_endpoint='http://huggingface.co' is invalid"),
+        ({"container_env": "{not json"}, "container_env='{not json' is not valid JSON"),
+        ({"container_env": '{"1BAD": "x"}'}, "variable name '1BAD'"),
+        ({"health_check_timeout_seconds": "10"}, "greater than or equal to 60"),
+        ({"instance_typ": "ml.g5.xlarge"}, "unknown context key(s) instance_typ; known keys:"),
+    ],
+)
+def test_invalid_value_names_key_value_and_what_is_allowed(overrides, expected) -> None:
+    assert expected in error_for(**overrides)
+
+
+def test_model_source_must_pin_a_commit_not_a_branch() -> None:
+    source = {**cdk_json_context()["model_source"], "revision": "main"}
+    message = error_for(model_source=source)
+    assert "model_source.revision='main' is invalid" in message
+
+
+def test_model_source_onnx_and_voices_must_be_listed_files() -> None:
+    source = {**cdk_json_context()["model_source"], "onnx": "onnx/model_fp16.onnx"}
+    assert "onnx 'onnx/model_fp16.onnx' must be one of the listed files" in error_for(model_source=source)
+    source = {**cdk_json_context()["model_source"], "files": {"onnx/model.onnx": {"bytes": 1}, "../x.bin": {}}}
+    assert "must be a plain relative path" in error_for(model_source=source)
+
+
+def test_missing_key_says_where_to_set_it() -> None:
+    context = cdk_json_context()
+    del context["instance_type"]
+    with pytest.raises(SettingsError, match=r"'instance_type' is required \(like ml.g5.xlarge\); set it in cdk.json or with -c instance_type="):
+        settings_from_context(context)
+
+
+def test_a_new_revision_gets_a_new_cache_prefix() -> None:
+    first = settings().cache_prefix
+    source = {**cdk_json_context()["model_source"], "revision": "0" * 40}
+    assert settings(model_source=source).cache_prefix != first
+    assert settings(model_prefix="custom/place/").cache_prefix == "custom/place/"
+
+
+def test_app_exits_with_the_message_not_a_traceback() -> None:
+    result = subprocess.run(
+        ["uv", "run", "--locked", "python", "app.py"],
+        cwd=REPO_ROOT,
+        env={**os.environ, "CDK_CONTEXT_JSON": json.dumps({**cdk_json_context(), "instance_type": "big"})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert "error: invalid configuration" in result.stderr
+    assert "instance_type='big' is invalid" in result.stderr
+    assert "Traceback" not in result.stderr

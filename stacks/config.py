@@ -12,8 +12,9 @@ import re
 from typing import Any, Literal
 
 from aws_cdk import aws_logs as logs
-from kokoro_server.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from kokoro_server.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
 
 BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
 _R = logs.RetentionDays

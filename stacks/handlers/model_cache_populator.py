@@ -17,6 +17,7 @@ from typing import Any
 
 import boto3
 from botocore.exceptions import ClientError
+
 from kokoro_server.model_cache import MANIFEST_NAME, FileEntry, Manifest, ModelCacheError
 
 from .hub import HubClient, HubError, read_parts

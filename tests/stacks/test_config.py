@@ -34,9 +34,7 @@ def test_cdk_json_defaults_describe_the_production_deployment() -> None:
 
 
 def test_command_line_strings_are_parsed_into_their_types() -> None:
-    value = settings(
-        initial_instance_count="3", populate_model_cache="false", container_env='{"A": "1"}', image_uri=""
-    )
+    value = settings(initial_instance_count="3", populate_model_cache="false", container_env='{"A": "1"}', image_uri="")
     assert value.initial_instance_count == 3
     assert value.populate_model_cache is False
     assert value.container_env == {"A": "1"}
@@ -86,7 +84,10 @@ def test_model_source_onnx_and_voices_must_be_listed_files() -> None:
 def test_missing_key_says_where_to_set_it() -> None:
     context = cdk_json_context()
     del context["instance_type"]
-    with pytest.raises(SettingsError, match=r"'instance_type' is required \(like ml.g5.xlarge\); set it in cdk.json or with -c instance_type="):
+    with pytest.raises(
+        SettingsError,
+        match=r"'instance_type' is required \(like ml.g5.xlarge\); set it in cdk.json or with -c instance_type=",
+    ):
         settings_from_context(context)
 
 

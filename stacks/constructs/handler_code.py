@@ -2,7 +2,7 @@
 
 The functions run the handlers in ``stacks/handlers`` and read the model-cache layout from the
 server's own module, so the bundle is assembled from both places at synth time, with no
-Docker: ``handlers/`` plus ``kokoro_server/model_cache.py``.
+Docker: ``handlers/`` plus the ``kokoro_server.model_cache*`` modules.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from aws_cdk import aws_lambda as lambda_
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = REPO_ROOT / "stacks" / "handlers"
 SERVER_PACKAGE = REPO_ROOT / "container" / "kokoro_server"
-SHARED_MODULES = ("__init__.py", "model_cache.py")
+SHARED_MODULES = ("__init__.py", "model_cache.py", "model_cache_s3.py")
 RUNTIME = lambda_.Runtime.PYTHON_3_14
 
 

@@ -19,6 +19,7 @@ import boto3
 from botocore.exceptions import ClientError
 
 from kokoro_server.model_cache import MANIFEST_NAME, FileEntry, Manifest, ModelCacheError
+from kokoro_server.model_cache_s3 import S3ModelCache
 
 from .hub import HubClient, HubError, read_parts
 
@@ -93,33 +94,27 @@ class Populator:
         self.part_bytes = part_bytes
 
     def populate(self, request: CacheRequest) -> Manifest:
+        cache = S3ModelCache(self.s3, request.bucket, request.prefix)
         try:
             manifest = self.desired_manifest(request)
-            manifest_key = request.prefix + MANIFEST_NAME
-            existing = self.read_text(request.bucket, manifest_key)
-            if existing is not None:
-                if existing == manifest.to_json():
-                    LOG.info("s3://%s/%s is complete and matches; nothing to do", request.bucket, request.prefix)
-                    return manifest
-                # The prefix is about to change: it must not look complete while it does.
-                self.s3.delete_object(Bucket=request.bucket, Key=manifest_key)
+            if cache.prepare(manifest):
+                LOG.info("%s is complete and matches; nothing to do", cache.url)
+                return manifest
             for name, entry in sorted(manifest.files.items()):
-                self.ensure_file(request, name, entry)
-            self.s3.put_object(
-                Bucket=request.bucket,
-                Key=manifest_key,
-                Body=manifest.to_json().encode(),
-                ContentType="application/json",
-            )
-            LOG.info(
-                "wrote %s files and the manifest to s3://%s/%s", len(manifest.files), request.bucket, request.prefix
-            )
+                if cache.holds(name, entry):
+                    LOG.info("%s already in place", name)
+                    continue
+                LOG.info("transferring %s (%s bytes)", name, entry.bytes)
+                with self.hub.open(request.repo, request.revision, name) as stream:
+                    self.upload_verified(stream, cache, name, entry)
+            cache.complete(manifest)
+            LOG.info("wrote %s files and the manifest to %s", len(manifest.files), cache.url)
             return manifest
         except (HubError, ModelCacheError) as error:
-            raise PopulateError(f"model cache s3://{request.bucket}/{request.prefix}: {error}") from error
+            raise PopulateError(f"model cache {cache.url}: {error}") from error
         except ClientError as error:
             raise PopulateError(
-                f"model cache s3://{request.bucket}/{request.prefix}: S3 refused "
+                f"model cache {cache.url}: S3 refused "
                 f"{error.operation_name}: {error.response.get('Error', {}).get('Message', error)}"
             ) from error
 
@@ -155,22 +150,9 @@ class Populator:
             default_voice=request.default_voice,
         )
 
-    def ensure_file(self, request: CacheRequest, name: str, entry: FileEntry) -> None:
-        key = request.prefix + name
-        try:
-            head = self.s3.head_object(Bucket=request.bucket, Key=key)
-            if head["ContentLength"] == entry.bytes and head.get("Metadata", {}).get("sha256") == entry.sha256:
-                LOG.info("%s already in place", key)
-                return
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") not in ("404", "NoSuchKey", "NotFound"):
-                raise
-        LOG.info("transferring %s (%s bytes)", name, entry.bytes)
-        with self.hub.open(request.repo, request.revision, name) as stream:
-            self.upload_verified(stream, request.bucket, key, name, entry)
-
-    def upload_verified(self, stream: Any, bucket: str, key: str, name: str, entry: FileEntry) -> None:
+    def upload_verified(self, stream: Any, cache: S3ModelCache, name: str, entry: FileEntry) -> None:
         """Upload while hashing; complete the object only if every byte matches the pin."""
+        bucket, key, metadata = cache.bucket, cache.key(name), cache.metadata(entry)
         digest = hashlib.sha256()
         size = 0
 
@@ -188,11 +170,9 @@ class Populator:
             digest.update(body)
             size = len(body)
             check()
-            self.s3.put_object(Bucket=bucket, Key=key, Body=body, Metadata={"sha256": entry.sha256})
+            self.s3.put_object(Bucket=bucket, Key=key, Body=body, Metadata=metadata)
             return
-        upload_id = self.s3.create_multipart_upload(Bucket=bucket, Key=key, Metadata={"sha256": entry.sha256})[
-            "UploadId"
-        ]
+        upload_id = self.s3.create_multipart_upload(Bucket=bucket, Key=key, Metadata=metadata)["UploadId"]
         try:
             completed = []
             for number, part in enumerate(parts, start=1):
@@ -210,12 +190,4 @@ class Populator:
             )
         except BaseException:
             self.s3.abort_multipart_upload(Bucket=bucket, Key=key, UploadId=upload_id)
-            raise
-
-    def read_text(self, bucket: str, key: str) -> str | None:
-        try:
-            return self.s3.get_object(Bucket=bucket, Key=key)["Body"].read().decode()
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
-                return None
             raise

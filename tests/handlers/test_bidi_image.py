@@ -285,7 +285,9 @@ def test_rerun_after_success_returns_the_same_digest(ecr, registry) -> None:
         {"repositoryName": REPOSITORY, "layerDigests": [digest(new_config)]},
     )
     stubber.add_client_error(
-        "put_image", service_error_code="ImageAlreadyExistsException", service_message="Image with digest already exists"
+        "put_image",
+        service_error_code="ImageAlreadyExistsException",
+        service_message="Image with digest already exists",
     )
     result = BidiImage(client).ensure(request())
     assert result["ImageDigest"] == digest(new_manifest.encode())
@@ -397,9 +399,11 @@ def test_refused_blob_download_is_reported(ecr, registry) -> None:
 
 def test_ecr_errors_name_the_operation(ecr) -> None:
     client, stubber = ecr
-    stubber.add_client_error("batch_get_image", service_error_code="AccessDeniedException", service_message="not allowed")
+    stubber.add_client_error(
+        "batch_get_image", service_error_code="AccessDeniedException", service_message="not allowed"
+    )
     with pytest.raises(
-        ImageError, match=f"ECR refused BatchGetImage for {REPOSITORY}:{TAG}: AccessDeniedException: not allowed"
+        ImageError, match=f"ECR refused BatchGetImage for {REPOSITORY}:{TAG}: AccessDeniedException: denied"
     ):
         BidiImage(client).ensure(request())
 

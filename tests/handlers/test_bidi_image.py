@@ -399,9 +399,7 @@ def test_refused_blob_download_is_reported(ecr, registry) -> None:
 
 def test_ecr_errors_name_the_operation(ecr) -> None:
     client, stubber = ecr
-    stubber.add_client_error(
-        "batch_get_image", service_error_code="AccessDeniedException", service_message="not allowed"
-    )
+    stubber.add_client_error("batch_get_image", service_error_code="AccessDeniedException", service_message="denied")
     with pytest.raises(
         ImageError, match=f"ECR refused BatchGetImage for {REPOSITORY}:{TAG}: AccessDeniedException: denied"
     ):

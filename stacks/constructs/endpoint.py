@@ -14,7 +14,8 @@ from aws_cdk import aws_sagemaker as sagemaker
 from constructs import Construct
 
 from ..config import Settings
-from .nag import acknowledge, acknowledge_wildcard_resource
+from .model_cache import grant_prefix
+from .nag import acknowledge
 
 VARIANT_NAME = "AllTraffic"
 INVOKE_ACTIONS = [
@@ -57,18 +58,11 @@ class Endpoint(Construct):
             "AwsSolutions-IAM5[Resource::*]",
             "ecr:GetAuthorizationToken has no resource-level permissions; image pulls are limited to one repository.",
         )
-        model_objects = bucket.arn_for_objects(f"{prefix}*")
-        self.role.add_to_policy(iam.PolicyStatement(actions=["s3:GetObject"], resources=[model_objects]))
-        self.role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:ListBucket"],
-                resources=[bucket.bucket_arn],
-                conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}},
-            )
-        )
-        acknowledge_wildcard_resource(
+        grant_prefix(
             self.role,
-            model_objects,
+            bucket,
+            prefix,
+            ["s3:GetObject"],
             "SageMaker reads the model files under the model's own prefix only; their names come from the manifest.",
         )
         self.log_group = logs.LogGroup(

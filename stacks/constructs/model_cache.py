@@ -65,23 +65,11 @@ class ModelCache(Construct):
             memory_size=1024,
             log_retention=settings.log_retention,
         )
-        objects = self.bucket.arn_for_objects(f"{self.prefix}*")
-        provider.role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
-                resources=[objects],
-            )
-        )
-        provider.role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:ListBucket"],
-                resources=[self.bucket.bucket_arn],
-                conditions={"StringLike": {"s3:prefix": [f"{self.prefix}*"]}},
-            )
-        )
-        acknowledge_wildcard_resource(
+        grant_prefix(
             provider.role,
-            objects,
+            self.bucket,
+            self.prefix,
+            ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
             "The populator writes the model files, whose names come from the model source, under its own prefix only.",
         )
         return cdk.CustomResource(
@@ -101,3 +89,21 @@ class ModelCache(Construct):
                 "HubEndpoint": settings.hub_endpoint,
             },
         )
+
+
+def grant_prefix(role: iam.IRole, bucket: s3.IBucket, prefix: str, object_actions: list[str], reason: str) -> None:
+    """Grant object actions under one prefix, and listing of that prefix only.
+
+    Listing makes a missing object answer 404 rather than 403. The object ARN necessarily ends
+    in a wildcard; ``reason`` says why that is acceptable to cdk-nag.
+    """
+    objects = bucket.arn_for_objects(f"{prefix}*")
+    role.add_to_principal_policy(iam.PolicyStatement(actions=object_actions, resources=[objects]))
+    role.add_to_principal_policy(
+        iam.PolicyStatement(
+            actions=["s3:ListBucket"],
+            resources=[bucket.bucket_arn],
+            conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}},
+        )
+    )
+    acknowledge_wildcard_resource(role, objects, reason)

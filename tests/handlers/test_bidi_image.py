@@ -455,3 +455,31 @@ def test_delete_keeps_the_image_for_rollbacks() -> None:
         "ResourceProperties": {},
     }
     assert on_event(event) == {"PhysicalResourceId": event["PhysicalResourceId"]}
+
+
+@pytest.mark.parametrize("request_type", ["Create", "Update"])
+def test_create_and_update_events_return_the_pinned_uri_as_physical_id(
+    ecr, registry, monkeypatch, request_type
+) -> None:
+    client, stubber = ecr
+    config = image_config({BIDI_LABEL: "true"})
+    manifest = single_manifest(config)
+    expect_manifest(stubber, {"imageTag": TAG}, manifest, DOCKER_MANIFEST)
+    expect_blob(stubber, registry, config)
+    monkeypatch.setattr("stacks.handlers.bidi_image.boto3.client", lambda service: client)
+    properties = {
+        "ServiceToken": "arn:aws:lambda:us-east-1:123456789012:function:provider",
+        "RepositoryName": REPOSITORY,
+        "RepositoryUri": REPOSITORY_URI,
+        "ImageTag": TAG,
+        "Label": BIDI_LABEL,
+    }
+    event = {"RequestType": request_type, "ResourceProperties": properties}
+    if request_type == "Update":
+        event |= {"PhysicalResourceId": f"{REPOSITORY_URI}@sha256:{'0' * 64}", "OldResourceProperties": properties}
+    response = on_event(event)
+    pinned = f"{REPOSITORY_URI}@{digest(manifest.encode())}"
+    assert response == {
+        "PhysicalResourceId": pinned,
+        "Data": {"ImageUri": pinned, "ImageDigest": digest(manifest.encode()), "LabelAdded": "false"},
+    }

@@ -65,7 +65,10 @@ class ModelSource(BaseModel):
     """Where the model comes from: a Hugging Face repository pinned to a commit."""
 
     model_config = ConfigDict(extra="forbid")
-    repo: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+    repo: str = Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$",
+        description="a hub repository id: owner/name",
+    )
     revision: str = Field(pattern=r"^[0-9a-f]{40}$", description="a full 40-hex commit id, never a branch")
     files: dict[str, SourceFile] = Field(min_length=1)
     onnx: str
@@ -111,9 +114,14 @@ class Settings(BaseModel):
     initial_instance_count: int = Field(ge=1, le=100)
     model_source: ModelSource
     default_voice: str
-    hub_endpoint: str = Field(pattern=r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9._/-]*)?$")
+    hub_endpoint: str = Field(
+        pattern=r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9._/-]*)?$",
+        description="an https:// URL of the hub or a mirror",
+    )
     populate_model_cache: bool
-    model_prefix: str | None = Field(default=None, pattern=r"^[A-Za-z0-9!_.*'()/-]+/$")
+    model_prefix: str | None = Field(
+        default=None, pattern=r"^[A-Za-z0-9!_.*'()/-]+/$", description="an S3 key prefix ending in '/', e.g. kokoro/v1/"
+    )
     image_uri: str | None = None
     container_env: dict[str, str] = Field(default_factory=dict)
     bucket_removal_policy: Literal["retain", "destroy"]
@@ -213,12 +221,24 @@ def _describe(error: ValidationError) -> str:
     for problem in error.errors():
         location = problem["loc"]
         key = ".".join(str(part) for part in location) or "context"
-        shown = problem.get("input") if location else None
-        field = Settings.model_fields.get(str(location[0])) if location else None
-        allowed = f" ({field.description})" if field is not None and field.description and len(location) == 1 else ""
+        description = _field_description(location)
+        allowed = f" ({description})" if description else ""
         message = problem["msg"].removeprefix("Value error, ")
         if problem["type"] == "missing":
             lines.append(f"context key {key!r} is required{allowed}; set it in cdk.json or with -c {key}=...")
         else:
-            lines.append(f"context {key}={shown!r} is invalid: {message}{allowed}")
+            lines.append(f"context {key}={problem.get('input')!r} is invalid: {message}{allowed}")
     return "invalid configuration:\n  " + "\n  ".join(lines)
+
+
+def _field_description(location: tuple) -> str | None:
+    """The description of the field an error points at, following nested models."""
+    model: Any = Settings
+    description = None
+    for part in location:
+        fields = getattr(model, "model_fields", {})
+        if part not in fields:
+            return None
+        description = fields[part].description
+        model = fields[part].annotation
+    return description

@@ -57,7 +57,9 @@ def test_cdk_feature_flags_are_not_mistaken_for_settings() -> None:
         ({"bucket_removal_policy": "delete"}, "'retain' or 'destroy'"),
         ({"log_retention_days": "31"}, "one of CloudWatch's retention periods: 1, 3, 5"),
         ({"image_uri": "docker.io/library/python:3.12"}, "must be an Amazon ECR image"),
-        ({"hub_endpoint": "http://huggingface.co"}, "hub_endpoint='http://huggingface.co' is invalid"),
+        ({"hub_endpoint": "http://huggingface.co"}, "is invalid: String should match pattern"),
+        ({"hub_endpoint": "http://huggingface.co"}, "(an https:// URL of the hub or a mirror)"),
+        ({"model_prefix": "no-slash"}, "(an S3 key prefix ending in '/', e.g. kokoro/v1/)"),
         ({"container_env": "{not json"}, "container_env='{not json' is not valid JSON"),
         ({"container_env": '{"1BAD": "x"}'}, "variable name '1BAD'"),
         ({"health_check_timeout_seconds": "10"}, "greater than or equal to 60"),
@@ -72,6 +74,7 @@ def test_model_source_must_pin_a_commit_not_a_branch() -> None:
     source = {**cdk_json_context()["model_source"], "revision": "main"}
     message = error_for(model_source=source)
     assert "model_source.revision='main' is invalid" in message
+    assert "(a full 40-hex commit id, never a branch)" in message
 
 
 def test_model_source_onnx_and_voices_must_be_listed_files() -> None:

@@ -23,6 +23,7 @@ INVOKE_ACTIONS = [
     "sagemaker:InvokeEndpointWithResponseStream",
     "sagemaker:InvokeEndpointWithBidirectionalStream",
 ]
+METRIC_NAMESPACES = ["/aws/sagemaker/Endpoints"]
 # Instance families with local NVMe storage: SageMaker rejects a KMS key for their volumes.
 _LOCAL_STORAGE_FAMILIES = {"g5", "g6", "g6e", "p4d", "p4de", "p5", "p5e", "p5en", "trn1", "trn1n", "trn2"}
 
@@ -53,10 +54,19 @@ class Endpoint(Construct):
             description=f"SageMaker execution role of endpoint {settings.endpoint_name}",
         )
         repository.grant_pull(self.role)
+        # Instance metrics (CPU, GPU, memory, disk) are published with the execution role.
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["cloudwatch:PutMetricData"],
+                resources=["*"],
+                conditions={"StringEquals": {"cloudwatch:namespace": METRIC_NAMESPACES}},
+            )
+        )
         acknowledge(
             self.role,
             "AwsSolutions-IAM5[Resource::*]",
-            "ecr:GetAuthorizationToken has no resource-level permissions; image pulls are limited to one repository.",
+            "ecr:GetAuthorizationToken and cloudwatch:PutMetricData have no resource-level permissions; "
+            "image pulls are limited to one repository and metrics to the endpoint namespace.",
         )
         grant_prefix(
             self.role,

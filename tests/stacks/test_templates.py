@@ -110,8 +110,13 @@ def test_no_statement_grants_every_action_and_star_resources_are_known(assembly:
             for action in as_list(statement["Action"]):
                 assert "*" not in action, f"{stack}/{logical_id} grants wildcard action {action}"
             if "*" in as_list(statement["Resource"]):
-                # Only the ECR token call, which has no resource-level permissions (acknowledged).
-                assert as_list(statement["Action"]) == ["ecr:GetAuthorizationToken"], (stack, logical_id, statement)
+                # Only calls without resource-level permissions (acknowledged), metrics by namespace.
+                if as_list(statement["Action"]) == ["cloudwatch:PutMetricData"]:
+                    assert statement["Condition"] == {
+                        "StringEquals": {"cloudwatch:namespace": ["/aws/sagemaker/Endpoints"]}
+                    }
+                else:
+                    assert as_list(statement["Action"]) == ["ecr:GetAuthorizationToken"], (stack, logical_id)
 
 
 def test_invoke_policy_allows_only_this_endpoint(assembly: Assembly) -> None:

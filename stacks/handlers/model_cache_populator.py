@@ -13,6 +13,7 @@ import hashlib
 import itertools
 import logging
 from dataclasses import dataclass
+from http.client import HTTPException
 from typing import Any
 
 import boto3
@@ -112,6 +113,9 @@ class Populator:
             return manifest
         except (HubError, ModelCacheError) as error:
             raise PopulateError(f"model cache {cache.url}: {error}") from error
+        except (OSError, HTTPException) as error:
+            # A download that broke off mid-stream; the partial upload was aborted.
+            raise PopulateError(f"model cache {cache.url}: download interrupted: {error!r}") from error
         except ClientError as error:
             raise PopulateError(
                 f"model cache {cache.url}: S3 refused "

@@ -38,7 +38,8 @@ def serve(route: Route) -> Iterator[Loopback]:
             self.send_response(reply.status)
             for name, value in reply.headers.items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(reply.body)))
+            if "Content-Length" not in reply.headers:
+                self.send_header("Content-Length", str(len(reply.body)))
             self.end_headers()
             self.wfile.write(reply.body)
 

@@ -310,3 +310,20 @@ def test_custom_resource_events_round_trip_with_cloudformation_strings(s3, model
 def test_missing_property_is_named() -> None:
     with pytest.raises(PopulateError, match="property 'Bucket' is missing"):
         on_event({"RequestType": "Create", "ResourceProperties": {}})
+
+
+def test_download_cut_off_mid_stream_aborts_the_upload(s3, model_files) -> None:
+    class CutOff(FakeHub):
+        def route(self, method: str, path: str, body: bytes) -> Reply:
+            reply = super().route(method, path, body)
+            if path == "/cdn/onnx/model.onnx":
+                # Announce the full length, then send only part of it and close the connection.
+                return Reply(body=reply.body[: PART + 10], headers={"Content-Length": str(len(reply.body))})
+            return reply
+
+    hub = CutOff(model_files)
+    with serve(hub.route) as server:
+        with pytest.raises(PopulateError, match="does not match its pin: got 5242890 bytes"):
+            populator(server.url, s3).populate(request_for(server.url, sizes_only(model_files)))
+    assert s3.list_multipart_uploads(Bucket=BUCKET).get("Uploads", []) == []
+    assert "Contents" not in s3.list_objects_v2(Bucket=BUCKET, Prefix=PREFIX + MANIFEST_NAME)

@@ -45,13 +45,12 @@ class S3ModelCache:
 
     def holds(self, name: str, entry: FileEntry) -> bool:
         """Whether ``name`` is stored with the pinned size and sha256 (recorded when it was verified)."""
-        try:
-            head = self.s3.head_object(Bucket=self.bucket, Key=self.key(name))
-        except self.s3.exceptions.ClientError as error:
-            if error.response.get("Error", {}).get("Code") in _MISSING:
-                return False
-            raise
-        return head["ContentLength"] == entry.bytes and head.get("Metadata", {}).get(SHA256_METADATA) == entry.sha256
+        head = self._unless_missing(self.s3.head_object, Bucket=self.bucket, Key=self.key(name))
+        return (
+            head is not None
+            and head["ContentLength"] == entry.bytes
+            and head.get("Metadata", {}).get(SHA256_METADATA) == entry.sha256
+        )
 
     def metadata(self, entry: FileEntry) -> dict[str, str]:
         return {SHA256_METADATA: entry.sha256}
@@ -66,8 +65,13 @@ class S3ModelCache:
         )
 
     def _read(self, key: str) -> bytes | None:
+        response = self._unless_missing(self.s3.get_object, Bucket=self.bucket, Key=key)
+        return None if response is None else response["Body"].read()
+
+    def _unless_missing(self, call: Any, **params: Any) -> dict[str, Any] | None:
+        """The response of an object request, or None when the object does not exist."""
         try:
-            return self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+            return call(**params)
         except self.s3.exceptions.ClientError as error:
             if error.response.get("Error", {}).get("Code") in _MISSING:
                 return None

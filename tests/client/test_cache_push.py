@@ -14,6 +14,7 @@ from kokoro_server.model_cache import MANIFEST_NAME, Manifest, cache_prefix
 from kokoro_stream.cache_push import push
 from kokoro_stream.cli import app
 from tests.model_dirs import make_model_dir
+from tests.s3_writes import keys_written_in_order
 
 BUCKET = "model-cache"
 
@@ -31,11 +32,7 @@ def s3(monkeypatch):
 
 def test_push_uploads_every_file_and_the_manifest_last(tmp_path: Path, s3) -> None:
     manifest = make_model_dir(tmp_path, onnx_bytes=9 * 1024 * 1024)  # large enough for multipart
-    order: list[str] = []
-    for operation in ("PutObject", "CreateMultipartUpload"):
-        s3.meta.events.register(
-            f"provide-client-params.s3.{operation}", lambda params, **_: order.append(params["Key"])
-        )
+    order = keys_written_in_order(s3)
     result = push(tmp_path, s3, BUCKET, progress=False)
     prefix = cache_prefix(manifest.source, list(manifest.files))
     assert result.url == f"s3://{BUCKET}/{prefix}"

@@ -15,6 +15,7 @@ from moto import mock_aws
 from kokoro_server.model_cache import MANIFEST_NAME, Manifest
 from stacks.handlers.hub import HubClient
 from stacks.handlers.model_cache_populator import CacheRequest, PopulateError, Populator, on_event
+from tests.s3_writes import keys_written_in_order
 
 from .loopback import Reply, serve
 
@@ -112,18 +113,9 @@ def object_bytes(s3, key: str) -> bytes:
     return s3.get_object(Bucket=BUCKET, Key=key)["Body"].read()
 
 
-def put_keys_in_order(s3) -> list[str]:
-    order: list[str] = []
-    for operation in ("PutObject", "CreateMultipartUpload"):
-        s3.meta.events.register(
-            f"provide-client-params.s3.{operation}", lambda params, **_: order.append(params["Key"])
-        )
-    return order
-
-
 def test_create_uploads_every_file_verified_and_writes_the_manifest_last(s3, model_files) -> None:
     hub = FakeHub(model_files)
-    order = put_keys_in_order(s3)
+    order = keys_written_in_order(s3)
     with serve(hub.route) as server:
         manifest = populator(server.url, s3).populate(request_for(server.url, sizes_only(model_files)))
     assert order[-1] == PREFIX + MANIFEST_NAME
@@ -145,7 +137,7 @@ def test_a_complete_matching_prefix_is_left_alone(s3, model_files) -> None:
     with serve(hub.route) as server:
         request = request_for(server.url, sizes_only(model_files))
         populator(server.url, s3).populate(request)
-        order = put_keys_in_order(s3)
+        order = keys_written_in_order(s3)
         populator(server.url, s3).populate(request)
     assert order == []
     assert sum(hub.downloads.values()) == len(model_files)

@@ -1,0 +1,159 @@
+"""The Kokoro-82M engine: text → phonemes (espeak-ng) → token ids → ONNX Runtime → audio.
+
+Thread-safe: the scheduler calls ``synthesize`` from several worker threads at once. ONNX
+Runtime runs one session concurrently and releases the GIL while it computes; espeak-ng is
+process-global state, so kokoro-onnx's tokenizer serialises phonemization behind a lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import onnxruntime as ort
+from kokoro_onnx.chunker import split_phonemes
+from kokoro_onnx.config import DEFAULT_VOCAB, MAX_PHONEME_LENGTH
+from kokoro_onnx.session import embedded_vocab, input_dtypes
+from kokoro_onnx.tokenizer import Tokenizer
+
+from .model_cache import Manifest, voice_files
+from .text import speakable
+
+log = logging.getLogger(__name__)
+
+SAMPLE_RATE = 24000
+SPEED_RANGE = (0.5, 2.0)
+STYLE_DIM = 256
+FADE_SECONDS = 0.004
+# Kokoro pads each output with about 0.3 s of silence before and 0.45 s after the speech. Keep a
+# little of each: less delay before the first sound, natural pauses between chunks.
+SILENCE_LEVEL = 0.003
+KEEP_LEADING_SECONDS = 0.06
+KEEP_TRAILING_SECONDS = 0.2
+# Kokoro voice names start with a letter for the language; espeak-ng speaks each of them.
+LANGUAGES = {
+    "a": "en-us",
+    "b": "en-gb",
+    "e": "es",
+    "f": "fr-fr",
+    "h": "hi",
+    "i": "it",
+    "j": "ja",
+    "p": "pt-br",
+    "z": "cmn",
+}
+CudnnAlgoSearch = Literal["HEURISTIC", "DEFAULT", "EXHAUSTIVE"]
+Device = Literal["auto", "cuda", "cpu"]
+
+
+class NothingToSpeak(ValueError):
+    """The text holds nothing the voice can say (only symbols, emoji or unsupported script)."""
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    device: Device = "auto"
+    # HEURISTIC asks cuDNN for its best guess per shape without timing every algorithm; Kokoro
+    # sees a new input length on nearly every call, so EXHAUSTIVE would re-benchmark constantly.
+    cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"
+    threads_per_worker: int = 0  # 0: let ONNX Runtime decide
+
+
+def _providers(options: EngineOptions) -> list[str | tuple[str, dict[str, str]]]:
+    available = ort.get_available_providers()
+    use_cuda = options.device == "cuda" or (options.device == "auto" and "CUDAExecutionProvider" in available)
+    if not use_cuda:
+        return ["CPUExecutionProvider"]
+    if "CUDAExecutionProvider" not in available:
+        raise RuntimeError(f"device 'cuda' asked for, but this onnxruntime offers only {available}")
+    cuda = {"cudnn_conv_algo_search": options.cudnn_conv_algo_search, "do_copy_in_default_stream": "1"}
+    return [("CUDAExecutionProvider", cuda), "CPUExecutionProvider"]
+
+
+def _trim(audio: np.ndarray) -> np.ndarray:
+    loud = np.flatnonzero(np.abs(audio) > SILENCE_LEVEL)
+    if not loud.size:
+        return audio
+    start = max(0, int(loud[0]) - int(SAMPLE_RATE * KEEP_LEADING_SECONDS))
+    end = min(len(audio), int(loud[-1]) + 1 + int(SAMPLE_RATE * KEEP_TRAILING_SECONDS))
+    return audio[start:end]
+
+
+def _fade(audio: np.ndarray) -> np.ndarray:
+    """Raise the edges from and to silence so consecutive chunks join without a click."""
+    n = min(int(SAMPLE_RATE * FADE_SECONDS), len(audio) // 2)
+    if n:
+        ramp = np.sin(np.linspace(0.0, np.pi / 2, n, dtype=np.float32)) ** 2
+        audio[:n] *= ramp
+        audio[-n:] *= ramp[::-1]
+    return audio
+
+
+class Engine:
+    """One loaded model and its voices."""
+
+    def __init__(self, model_dir: Path, manifest: Manifest, options: EngineOptions = EngineOptions()) -> None:
+        self.manifest = manifest
+        self.options = options
+        session_options = ort.SessionOptions()
+        session_options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session_options.intra_op_num_threads = options.threads_per_worker
+        session_options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(
+            str(model_dir / manifest.onnx), sess_options=session_options, providers=_providers(options)
+        )
+        self.providers = tuple(self._session.get_providers())
+        self._dtypes = input_dtypes(self._session)
+        self._tokens_input = "input_ids" if "input_ids" in self._dtypes else "tokens"
+        self._tokenizer = Tokenizer(vocab=embedded_vocab(self._session) or DEFAULT_VOCAB)
+        self._voices = {
+            name: np.fromfile(model_dir / path, dtype=np.float32).reshape(-1, 1, STYLE_DIM)
+            for name, path in sorted(voice_files(manifest.files, manifest.voices).items())
+        }
+
+    @property
+    def voices(self) -> tuple[str, ...]:
+        return tuple(self._voices)
+
+    @property
+    def device(self) -> str:
+        return "cuda" if self.providers[0] == "CUDAExecutionProvider" else "cpu"
+
+    def phonemize(self, text: str, voice: str) -> str:
+        language = LANGUAGES.get(voice[:1], "en-us")
+        phonemes = self._tokenizer.phonemize(speakable(text, language), language)
+        if not phonemes.strip(" .,;:!?—…\"'()"):
+            raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
+        return phonemes
+
+    def synthesize(self, text: str, voice: str, speed: float = 1.0) -> np.ndarray:
+        """Audio for one chunk of text: float32 mono at 24 kHz, silence trimmed, faded in and out."""
+        style = self._voices[voice]
+        pieces = []
+        for phonemes in split_phonemes(" ".join(self.phonemize(text, voice).split()), MAX_PHONEME_LENGTH):
+            tokens = self._tokenizer.tokenize(phonemes)
+            if tokens:
+                pieces.append(self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed))
+        if not pieces:
+            raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
+        return _fade(_trim(np.concatenate(pieces)))
+
+    def _infer(self, tokens: list[int], style: np.ndarray, speed: float) -> np.ndarray:
+        inputs = {
+            self._tokens_input: np.array([[0, *tokens, 0]], dtype=self._dtypes[self._tokens_input]),
+            "style": np.asarray(style, dtype=self._dtypes["style"]),
+            "speed": np.array([speed], dtype=self._dtypes["speed"]),
+        }
+        return np.asarray(self._session.run(None, inputs)[0], dtype=np.float32).ravel()
+
+    def warm_up(self) -> float:
+        """Run two input lengths once so the first request pays no first-call costs; return seconds."""
+        started = time.perf_counter()
+        voice = self.manifest.default_voice
+        for text in ("Ready.", "The engine is warming up."):
+            self.synthesize(text, voice)
+        return time.perf_counter() - started

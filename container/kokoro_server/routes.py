@@ -1,0 +1,150 @@
+"""The SageMaker container routes: /ping, POST /invocations, WS /invocations-bidirectional-stream."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiohttp import web
+
+from .protocol import ProtocolError, check_text, decode_utf8, parse_json_object, resolve_options
+from .runtime import Runtime
+from .scheduler import Busy
+from .session import Session
+from .utterance import Utterance, check_speakable, render
+
+RUNTIME = web.AppKey("runtime", Runtime)
+RETRY_AFTER_SECONDS = "1"
+REQUEST_FIELDS = {"text", "voice", "speed", "format", "sample_rate"}
+
+
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response({"error": code, "message": message}, status=status, headers=headers)
+
+
+def _unavailable(runtime: Runtime) -> web.Response | None:
+    if runtime.state == "draining":
+        return _error(
+            503, "shutting_down", "this instance is shutting down; retry", {"Retry-After": RETRY_AFTER_SECONDS}
+        )
+    if not runtime.ready:
+        return _error(503, "not_ready", "the model is still loading; retry", {"Retry-After": RETRY_AFTER_SECONDS})
+    return None
+
+
+async def ping(request: web.Request) -> web.Response:
+    runtime = request.app[RUNTIME]
+    if runtime.ready:
+        return web.json_response({"status": "ready", "device": runtime.engine.device if runtime.engine else None})
+    return web.json_response({"status": runtime.state}, status=503)
+
+
+def _parse_request(body: bytes, content_type: str, runtime: Runtime) -> tuple[str, dict[str, Any]]:
+    text = decode_utf8(body)
+    if "json" in content_type or (content_type in ("", "application/octet-stream") and text.lstrip()[:1] == "{"):
+        fields = parse_json_object(text)
+        unknown = sorted(set(fields) - REQUEST_FIELDS)
+        if unknown:
+            raise ProtocolError(
+                "invalid_request",
+                f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(sorted(REQUEST_FIELDS))}",
+            )
+        return check_text(fields.get("text"), runtime.settings.max_text_chars), fields
+    return check_text(text, runtime.settings.max_text_chars), {}
+
+
+async def invocations(request: web.Request) -> web.StreamResponse:
+    runtime = request.app[RUNTIME]
+    if (unavailable := _unavailable(runtime)) is not None:
+        return unavailable
+    assert runtime.engine is not None
+    try:
+        body = await request.read()
+        text, fields = _parse_request(body, request.content_type, runtime)
+        options = resolve_options(fields, runtime.default_options(), runtime.engine.voices)
+        check_speakable(text, options.voice)
+        ticket = runtime.scheduler.admit()
+    except ProtocolError as error:
+        return _error(400, error.code, error.message)
+    except Busy as error:
+        return _error(503, "busy", str(error), {"Retry-After": RETRY_AFTER_SECONDS})
+    utterance = Utterance(runtime.new_id("r"), runtime.new_id("http"), text, options, ticket)
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": options.format.content_type,
+            "X-Audio-Format": options.format.encoding,
+            "X-Sample-Rate": str(options.format.sample_rate),
+            "X-Channels": "1",
+            "X-Voice": options.voice,
+        }
+    )
+    response.enable_chunked_encoding()
+    outcome = "failed"
+    try:
+        await response.prepare(request)
+        if utterance.header:
+            await response.write(utterance.header)
+        settings = runtime.settings
+        async for data in render(
+            utterance, runtime.engine, runtime.scheduler, settings.first_chunk_chars, settings.max_chunk_chars
+        ):
+            await response.write(data)
+            utterance.sent(len(data))
+        await response.write_eof()
+        outcome = "done"
+    except (ConnectionError, asyncio.CancelledError):
+        outcome = "disconnected"  # the client went away: its remaining chunks are withdrawn
+        raise
+    finally:
+        runtime.finished(utterance, outcome)
+    return response
+
+
+async def bidirectional(request: web.Request) -> web.StreamResponse:
+    runtime = request.app[RUNTIME]
+    if (unavailable := _unavailable(runtime)) is not None:
+        return unavailable
+    ws = web.WebSocketResponse(max_msg_size=runtime.settings.max_message_bytes * 4, autoping=True)
+    await ws.prepare(request)
+    session = Session(ws, runtime)
+    runtime.sessions.add(session)
+    try:
+        await session.run()
+    finally:
+        runtime.sessions.discard(session)
+    return ws
+
+
+async def not_found(request: web.Request) -> web.Response:
+    routes = "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket)"
+    return _error(404, "not_found", f"{request.method} {request.path} is not a route here; routes: {routes}")
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_route("GET", "/ping", ping)
+    app.router.add_route("POST", "/ping", ping)
+    app.router.add_route("POST", "/invocations", invocations)
+    app.router.add_route("GET", "/invocations-bidirectional-stream", bidirectional)
+    app.router.add_route("*", "/{tail:.*}", not_found)
+
+
+def json_error_middleware() -> Any:
+    """Errors aiohttp raises itself (body too large, wrong method) as JSON like ours."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except web.HTTPException as error:
+            if error.status < 400:
+                raise
+            code = error.reason.lower().replace(" ", "_")
+            return web.json_response(
+                {"error": code, "message": error.text or error.reason}, status=error.status, headers=_plain(error)
+            )
+
+    return middleware
+
+
+def _plain(error: web.HTTPException) -> dict[str, str]:
+    return {key: value for key, value in error.headers.items() if key.lower() in ("allow", "retry-after")}

@@ -1,0 +1,141 @@
+"""Server lifecycle: listen at once, then verify, load and warm the model; drain on SIGTERM.
+
+/ping answers 503 until the model is verified, loaded and warm, then 200. On SIGTERM (or
+Ctrl-C) the server refuses new work, lets sessions finish their queued audio for up to
+``drain_seconds``, closes what is left with 1001 (going away) and exits 0 — inside the 30 s
+SageMaker allows before SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+from aiohttp import web
+
+from . import telemetry
+from .engine import Engine, EngineOptions
+from .model_cache import verify_directory
+from .routes import RUNTIME, add_routes, json_error_middleware
+from .runtime import Runtime
+from .scheduler import Scheduler
+from .session import GOING_AWAY
+from .settings import ServerSettings
+
+GPU_WORKERS = 4
+
+
+def build_app(runtime: Runtime) -> web.Application:
+    app = web.Application(client_max_size=runtime.settings.max_message_bytes, middlewares=[json_error_middleware()])
+    app[RUNTIME] = runtime
+    add_routes(app)
+    return app
+
+
+def model_directory(settings: ServerSettings) -> Path:
+    if settings.model_dir is not None:
+        return settings.model_dir
+    from .embedded_model import model_directory as embedded
+
+    return embedded()
+
+
+def load_engine(settings: ServerSettings) -> Engine:
+    """Verify every file, load the model and voices, warm up; raise with a clear reason on failure."""
+    directory = model_directory(settings)
+    manifest = verify_directory(directory)
+    workers = worker_count(settings)
+    threads = 0 if settings.device == "cuda" else max(1, (os.cpu_count() or 1) // workers)
+    options = EngineOptions(settings.device, settings.cudnn_conv_algo_search, threads)
+    engine = Engine(directory, manifest, options)
+    telemetry.event("model_loaded", directory=directory, source=manifest.source, providers=engine.providers)
+    return engine
+
+
+def worker_count(settings: ServerSettings) -> int:
+    if settings.workers:
+        return settings.workers
+    import onnxruntime
+
+    gpu = settings.device != "cpu" and "CUDAExecutionProvider" in onnxruntime.get_available_providers()
+    return GPU_WORKERS if gpu else 1
+
+
+class Server:
+    """A running server; ``start`` returns once it listens, ``ready`` once it can synthesize."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.settings = settings
+        self.runtime = Runtime(settings, Scheduler(worker_count(settings), settings.max_active_utterances))
+        self.ready = asyncio.Event()
+        self.failed: BaseException | None = None
+        self._runner: web.AppRunner | None = None
+        self.port = settings.port
+
+    async def start(self) -> None:
+        started = time.perf_counter()
+        self._runner = web.AppRunner(build_app(self.runtime), handler_cancellation=True, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        telemetry.event("listening", host=self.settings.host, port=self.port)
+        try:
+            engine = await asyncio.to_thread(load_engine, self.settings)
+            warm_seconds = await asyncio.to_thread(engine.warm_up)
+        except BaseException as error:
+            self.failed = error
+            self.ready.set()
+            raise
+        self.runtime.engine = engine
+        self.runtime.scheduler.start()
+        self.runtime.state = "ready"
+        telemetry.event(
+            "ready",
+            seconds=round(time.perf_counter() - started, 2),
+            warm_up_seconds=round(warm_seconds, 2),
+            device=engine.device,
+            workers=self.runtime.scheduler.workers,
+            voices=len(engine.voices),
+        )
+        self.ready.set()
+
+    async def stop(self) -> None:
+        """Drain: refuse new work, let sessions finish within the deadline, close the rest."""
+        runtime = self.runtime
+        runtime.state = "draining"
+        for session in list(runtime.sessions):
+            session.close(GOING_AWAY)
+        deadline = time.monotonic() + self.settings.drain_seconds
+        while runtime.scheduler.stats()["active_utterances"] and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        telemetry.event("stopping", unfinished=runtime.scheduler.stats()["active_utterances"])
+        if self._runner is not None:
+            await self._runner.shutdown()
+            await self._runner.cleanup()
+        await runtime.scheduler.stop()
+
+
+async def serve(settings: ServerSettings) -> int:
+    """Run until SIGTERM or SIGINT; return the exit status."""
+    server = Server(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    starting = asyncio.create_task(server.start())
+    stopped = asyncio.create_task(stop.wait())
+    await asyncio.wait({starting, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    if starting.done() and starting.exception() is not None:
+        telemetry.event("fatal", error=str(starting.exception()))
+        await server.stop()
+        return 1
+    await stopped
+    starting.cancel()
+    await asyncio.gather(starting, return_exceptions=True)
+    await server.stop()
+    telemetry.event("stopped")
+    return 0

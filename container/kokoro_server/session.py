@@ -1,0 +1,241 @@
+"""A bidirectional WebSocket session: the protocol in ARCHITECTURE.md, one instance per connection.
+
+Three tasks share the connection. The reader (the route's handler) parses each message and
+acts at once without awaiting anything, so a cancel is never stuck behind audio. The producer
+synthesizes utterances in the order they were sent. The sender is the only writer: it drains
+an outbox, so synthesis of utterance N+1 goes on while N's audio is still being written, and
+a cancel can purge what is queued and put ``canceled`` first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .protocol import ProtocolError, check_text, parse_message, resolve_options
+from .runtime import Runtime
+from .scheduler import Busy
+from .utterance import Utterance, check_speakable, render
+
+OUTBOX_LIMIT = 32  # audio frames synthesized ahead of the socket; beyond this the producer waits
+GOING_AWAY = 1001
+
+
+class Session:
+    def __init__(self, ws: web.WebSocketResponse, runtime: Runtime) -> None:
+        self.id = runtime.new_id("s")
+        self._ws = ws
+        self._runtime = runtime
+        self._defaults = runtime.default_options()
+        self._queue: deque[Utterance] = deque()
+        self._unfinished: dict[str, Utterance] = {}
+        self._current: tuple[Utterance, asyncio.Task[None]] | None = None
+        self._outbox: deque[tuple[str, Any]] = deque()
+        self._outbox_changed = asyncio.Event()
+        self._room = asyncio.Event()
+        self._work = asyncio.Event()
+        self._close_code: int | None = None
+
+    # -- reader ---------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        engine = self._runtime.engine
+        assert engine is not None
+        await self._ws.send_json(
+            {
+                "type": "ready",
+                "session": self.id,
+                "sample_rate": engine.manifest.sample_rate,
+                "voices": list(engine.voices),
+                "default_voice": engine.manifest.default_voice,
+                "formats": ["pcm16", "wav", "mulaw"],
+                "sample_rates": [8000, 16000, 22050, 24000],
+                "max_text_chars": self._runtime.settings.max_text_chars,
+            }
+        )
+        tasks = [asyncio.create_task(self._produce()), asyncio.create_task(self._send())]
+        try:
+            async for message in self._ws:
+                if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    self._handle(message.data)
+        finally:
+            for task in tasks:
+                task.cancel()
+            if self._current is not None:
+                self._current[1].cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for utterance in list(self._unfinished.values()):
+                self._runtime.finished(utterance, "disconnected")
+            self._unfinished.clear()
+            self._queue.clear()
+
+    def _handle(self, data: str | bytes) -> None:
+        message: dict[str, Any] = {}
+        try:
+            message = parse_message(data, self._runtime.settings.max_message_bytes)
+            getattr(self, f"_on_{message['type']}")(message)
+        except ProtocolError as error:
+            self._post_first("message", error.body(message.get("id") if message.get("type") == "speak" else None))
+
+    def _on_configure(self, message: dict[str, Any]) -> None:
+        engine = self._runtime.engine
+        assert engine is not None
+        self._defaults = resolve_options(message, self._defaults, engine.voices)
+        self._post("message", {"type": "configured", **_describe(self._defaults)})
+
+    def _on_speak(self, message: dict[str, Any]) -> None:
+        engine = self._runtime.engine
+        assert engine is not None
+        if self._close_code is not None:
+            raise ProtocolError("closing", "the session is closing (close was sent or the server is shutting down)")
+        utterance_id = message.get("id") or self._runtime.new_id("u")
+        if utterance_id in self._unfinished:
+            raise ProtocolError("duplicate_id", f"utterance {utterance_id!r} is still queued or playing; use a new id")
+        text = check_text(message.get("text"), self._runtime.settings.max_text_chars)
+        options = resolve_options(message, self._defaults, engine.voices)
+        check_speakable(text, options.voice)
+        try:
+            ticket = self._runtime.scheduler.admit()
+        except Busy as error:
+            raise ProtocolError("busy", str(error)) from None
+        utterance = Utterance(utterance_id, self.id, text, options, ticket)
+        self._unfinished[utterance_id] = utterance
+        self._queue.append(utterance)
+        self._work.set()
+
+    def _on_cancel(self, message: dict[str, Any]) -> None:
+        utterance_id = message.get("id")
+        if utterance_id is None:
+            targets = list(self._unfinished.values())  # barge-in: everything queued or playing
+        elif utterance_id in self._unfinished:
+            targets = [self._unfinished[utterance_id]]
+        else:
+            raise ProtocolError("unknown_id", f"no utterance {utterance_id!r} is queued or playing in this session")
+        for utterance in reversed(targets):  # canceled messages go out first, in the order spoken
+            self._cancel(utterance)
+
+    def _on_close(self, message: dict[str, Any]) -> None:
+        self.close(1000)
+
+    def close(self, code: int = 1000) -> None:
+        """Finish the queued utterances, then close with ``code``."""
+        if self._close_code is None:
+            self._close_code = code
+            self._work.set()
+
+    def _cancel(self, utterance: Utterance) -> None:
+        del self._unfinished[utterance.id]
+        if utterance in self._queue:
+            self._queue.remove(utterance)
+        if self._current is not None and self._current[0] is utterance:
+            self._current[1].cancel()
+        self._outbox = deque(item for item in self._outbox if _utterance_of(item) is not utterance)
+        self._room.set()
+        self._post_first("canceled", utterance)
+        self._runtime.finished(utterance, "canceled")
+
+    # -- producer -------------------------------------------------------------------------
+
+    async def _produce(self) -> None:
+        runtime = self._runtime
+        assert runtime.engine is not None
+        while True:
+            while not self._queue:
+                if self._close_code is not None:
+                    self._post("close", self._close_code)
+                    return
+                self._work.clear()
+                await self._work.wait()
+            utterance = self._queue.popleft()
+            task = asyncio.create_task(self._speak(utterance))
+            self._current = (utterance, task)
+            try:
+                await task
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    raise  # the session is ending
+                # only this utterance was canceled: go on with the next
+            except Exception as error:
+                if self._unfinished.pop(utterance.id, None) is not None:
+                    self._post("message", ProtocolError("synthesis_failed", str(error)).body(utterance.id))
+                    runtime.finished(utterance, "failed")
+            finally:
+                self._current = None
+
+    async def _speak(self, utterance: Utterance) -> None:
+        runtime = self._runtime
+        assert runtime.engine is not None
+        self._post("start", utterance)
+        settings = runtime.settings
+        async for data in render(
+            utterance, runtime.engine, runtime.scheduler, settings.first_chunk_chars, settings.max_chunk_chars
+        ):
+            while len(self._outbox) >= OUTBOX_LIMIT:
+                self._room.clear()
+                await self._room.wait()
+            self._post("audio", (utterance, data))
+        self._post("done", utterance)
+
+    # -- sender ---------------------------------------------------------------------------
+
+    def _post(self, kind: str, payload: Any) -> None:
+        self._outbox.append((kind, payload))
+        self._outbox_changed.set()
+
+    def _post_first(self, kind: str, payload: Any) -> None:
+        self._outbox.appendleft((kind, payload))
+        self._outbox_changed.set()
+
+    async def _send(self) -> None:
+        ws = self._ws
+        while True:
+            while not self._outbox:
+                self._outbox_changed.clear()
+                await self._outbox_changed.wait()
+            kind, payload = self._outbox.popleft()
+            self._room.set()
+            try:
+                if kind == "audio":
+                    utterance, data = payload
+                    await ws.send_bytes(data)
+                    utterance.sent(len(data))
+                elif kind == "start":
+                    await ws.send_json({"type": "start", "id": payload.id, **_describe(payload.options)})
+                    if payload.header:
+                        await ws.send_bytes(payload.header)
+                elif kind == "done":
+                    self._unfinished.pop(payload.id, None)
+                    self._runtime.finished(payload, "done")
+                    await ws.send_json(
+                        {"type": "done", "id": payload.id, "audio_ms": payload.audio_ms, "ttfa_ms": payload.ttfa_ms}
+                    )
+                elif kind == "canceled":
+                    await ws.send_json({"type": "canceled", "id": payload.id, "sent_ms": payload.audio_ms})
+                elif kind == "message":
+                    await ws.send_json(payload)
+                elif kind == "close":
+                    await ws.close(
+                        code=payload, message=b"session closed" if payload == 1000 else b"server shutting down"
+                    )
+                    return
+            except ConnectionError:
+                return  # the client is gone; the reader sees the socket close and cleans up
+
+
+def _utterance_of(item: tuple[str, Any]) -> Utterance | None:
+    kind, payload = item
+    if kind == "audio":
+        return payload[0]
+    return payload if kind in ("start", "done") else None
+
+
+def _describe(options: Any) -> dict[str, Any]:
+    return {
+        "voice": options.voice,
+        "speed": options.speed,
+        "format": options.format.encoding,
+        "sample_rate": options.format.sample_rate,
+    }

@@ -1,0 +1,62 @@
+"""Server settings: read once from the environment (KOKORO_*), validated with clear errors."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .engine import CudnnAlgoSearch, Device
+
+ENV_PREFIX = "KOKORO_"
+SAGEMAKER_MODEL_DIR = Path("/opt/ml/model")
+
+
+class SettingsError(ValueError):
+    """A setting is invalid; the message names it, its value and what is allowed."""
+
+
+class ServerSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    host: str = "0.0.0.0"
+    port: int = Field(8080, ge=1, le=65535)
+    model_dir: Path | None = None
+    device: Device = "auto"
+    cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"
+    workers: int = Field(0, ge=0, le=64, description="engine worker threads; 0: 4 on a GPU, 1 on CPU")
+    max_active_utterances: int = Field(64, ge=1, description="utterances admitted at once, queued or playing")
+    max_text_chars: int = Field(20_000, ge=1)
+    first_chunk_chars: int = Field(80, ge=10)
+    max_chunk_chars: int = Field(320, ge=40, le=400)
+    drain_seconds: float = Field(20.0, ge=0, le=28, description="SageMaker kills the container 30 s after SIGTERM")
+    endpoint_name: str = "local"
+    metrics_namespace: str = "KokoroTTS"
+
+    @property
+    def max_message_bytes(self) -> int:
+        """A control message may carry the longest text in UTF-8 (4 bytes a character) plus its fields."""
+        return self.max_text_chars * 4 + 4096
+
+
+def settings_from_env(environ: dict[str, str] | None = None, **overrides: object) -> ServerSettings:
+    """Settings from KOKORO_<NAME> variables (SM_MODEL_DIR too), then explicit overrides."""
+    environ = dict(os.environ if environ is None else environ)
+    values: dict[str, object] = {}
+    for name in ServerSettings.model_fields:
+        if f"{ENV_PREFIX}{name.upper()}" in environ:
+            values[name] = environ[f"{ENV_PREFIX}{name.upper()}"]
+    if "model_dir" not in values and environ.get("SM_MODEL_DIR"):
+        values["model_dir"] = environ["SM_MODEL_DIR"]
+    values.update({key: value for key, value in overrides.items() if value is not None})
+    if "model_dir" not in values and SAGEMAKER_MODEL_DIR.is_dir():
+        values["model_dir"] = SAGEMAKER_MODEL_DIR
+    try:
+        return ServerSettings(**values)
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            name = ".".join(str(part) for part in item["loc"])
+            problems.append(f"{ENV_PREFIX}{name.upper()}={item.get('input')!r} is invalid: {item['msg']}")
+        raise SettingsError("; ".join(problems)) from None

@@ -1,0 +1,71 @@
+"""Per-utterance log lines and CloudWatch Embedded Metric Format (EMF) records on stdout.
+
+SageMaker ships the container's stdout to CloudWatch Logs; EMF records there become metrics
+(time to first audio, real-time factor, queue depth) without an agent or extra permissions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from typing import Any
+
+from .utterance import Utterance
+
+log = logging.getLogger("kokoro_server")
+
+
+def configure_logging(level: int = logging.INFO) -> None:
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    root = logging.getLogger("kokoro_server")
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    root.propagate = False
+
+
+def event(name: str, **fields: Any) -> None:
+    """One JSON log line for a lifecycle event."""
+    log.info(json.dumps({"event": name, **fields}, default=str))
+
+
+def utterance_done(utterance: Utterance, outcome: str, queue_depth: int, namespace: str, endpoint: str) -> None:
+    record = {
+        "event": "utterance",
+        "outcome": outcome,
+        "session": utterance.session,
+        "id": utterance.id,
+        "chars": len(utterance.text),
+        "voice": utterance.options.voice,
+        "format": utterance.options.format.encoding,
+        "sample_rate": utterance.options.format.sample_rate,
+        "ttfa_ms": utterance.ttfa_ms,
+        "audio_ms": utterance.audio_ms,
+        "rtf": utterance.rtf,
+    }
+    log.info(json.dumps(record))
+    values = {"QueueDepth": (queue_depth, "Count")}
+    if utterance.ttfa_ms is not None:
+        values["TimeToFirstAudio"] = (utterance.ttfa_ms, "Milliseconds")
+    if utterance.rtf is not None:
+        values["RealTimeFactor"] = (utterance.rtf, "None")
+    log.info(json.dumps(emf(namespace, {"Endpoint": endpoint}, values)))
+
+
+def emf(namespace: str, dimensions: dict[str, str], values: dict[str, tuple[float, str]]) -> dict[str, Any]:
+    return {
+        "_aws": {
+            "Timestamp": int(time.time() * 1000),
+            "CloudWatchMetrics": [
+                {
+                    "Namespace": namespace,
+                    "Dimensions": [sorted(dimensions)],
+                    "Metrics": [{"Name": name, "Unit": unit} for name, (_, unit) in values.items()],
+                }
+            ],
+        },
+        **dimensions,
+        **{name: value for name, (value, _) in values.items()},
+    }

@@ -1,0 +1,94 @@
+"""One utterance: its text planned into chunks, synthesized in order, encoded for the wire.
+
+Both routes use it: POST /invocations streams one utterance per request, a WebSocket session
+streams many in a row. Synthesis and encoding run on an engine worker thread, never on the
+event loop.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+
+from .audio import StreamEncoder, wav_header
+from .chunker import chunk_text
+from .engine import LANGUAGES, Engine, NothingToSpeak
+from .protocol import ProtocolError, SpeechOptions
+from .scheduler import Scheduler, Ticket
+from .text import speakable
+
+
+@dataclass
+class Utterance:
+    id: str
+    session: str
+    text: str
+    options: SpeechOptions
+    ticket: Ticket
+    received: float = field(default_factory=time.perf_counter)
+    synth_seconds: float = 0.0
+    audio_bytes: int = 0
+    first_audio_at: float | None = None
+
+    def sent(self, audio_bytes: int) -> None:
+        if self.first_audio_at is None and audio_bytes:
+            self.first_audio_at = time.perf_counter()
+        self.audio_bytes += audio_bytes
+
+    @property
+    def header(self) -> bytes:
+        """Bytes that precede the audio on the wire (the WAV header); not counted as audio."""
+        return wav_header(self.options.format.sample_rate) if self.options.format.encoding == "wav" else b""
+
+    @property
+    def ttfa_ms(self) -> float | None:
+        return None if self.first_audio_at is None else round(1000 * (self.first_audio_at - self.received), 1)
+
+    @property
+    def audio_ms(self) -> float:
+        return round(self.options.format.duration_ms(self.audio_bytes), 1)
+
+    @property
+    def rtf(self) -> float | None:
+        return round(self.synth_seconds / (self.audio_ms / 1000), 4) if self.audio_ms else None
+
+
+def check_speakable(text: str, voice: str) -> None:
+    """Refuse, before any work, a text in which the voice would find nothing to say."""
+    language = LANGUAGES.get(voice[:1], "en-us")
+    if not any(char.isalnum() for char in speakable(text, language)):
+        raise ProtocolError(
+            "nothing_to_speak",
+            f"text has nothing voice {voice!r} ({language}) can speak: emoji, symbols and, for English voices, "
+            "characters of other scripts are skipped",
+        )
+
+
+def _synthesize_chunk(engine: Engine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool) -> bytes:
+    started = time.perf_counter()
+    try:
+        audio = engine.synthesize(text, utterance.options.voice, utterance.options.speed)
+    except NothingToSpeak:
+        audio = np.zeros(0, dtype=np.float32)  # a chunk of only punctuation: nothing to add
+    utterance.synth_seconds += time.perf_counter() - started
+    return encoder.encode(audio, last=last)
+
+
+async def render(
+    utterance: Utterance,
+    engine: Engine,
+    scheduler: Scheduler,
+    first_chunk_chars: int,
+    max_chunk_chars: int,
+) -> AsyncIterator[bytes]:
+    """Yield the encoded audio of ``utterance``, chunk by chunk (its ``header`` goes first on the wire)."""
+    encoder = StreamEncoder(utterance.options.format)
+    chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars)
+    for index, text in enumerate(chunks):
+        call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)
+        if data := await scheduler.run(utterance.session, call):
+            yield data

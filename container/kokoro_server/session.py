@@ -62,15 +62,16 @@ class Session:
                 if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
                     self._handle(message.data)
         finally:
-            for task in tasks:
-                task.cancel()
-            if self._current is not None:
-                self._current[1].cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            for utterance in list(self._unfinished.values()):
+            # Release first, synchronously: the handler may be cancelled again at any await below.
+            for utterance in self._unfinished.values():
                 self._runtime.finished(utterance, "disconnected")
             self._unfinished.clear()
             self._queue.clear()
+            if self._current is not None:
+                tasks.append(self._current[1])
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     def _handle(self, data: str | bytes) -> None:
         message: dict[str, Any] = {}

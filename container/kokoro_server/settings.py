@@ -21,7 +21,7 @@ class ServerSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     host: str = "0.0.0.0"
-    port: int = Field(8080, ge=1, le=65535)
+    port: int = Field(8080, ge=0, le=65535, description="0 picks a free port")
     model_dir: Path | None = None
     device: Device = "auto"
     cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"

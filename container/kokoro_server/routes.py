@@ -15,6 +15,7 @@ from .utterance import Utterance, check_speakable, render
 
 RUNTIME = web.AppKey("runtime", Runtime)
 RETRY_AFTER_SECONDS = "1"
+ROUTES = "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket)"
 REQUEST_FIELDS = {"text", "voice", "speed", "format", "sample_rate"}
 
 
@@ -115,17 +116,11 @@ async def bidirectional(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def not_found(request: web.Request) -> web.Response:
-    routes = "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket)"
-    return _error(404, "not_found", f"{request.method} {request.path} is not a route here; routes: {routes}")
-
-
 def add_routes(app: web.Application) -> None:
     app.router.add_route("GET", "/ping", ping)
     app.router.add_route("POST", "/ping", ping)
     app.router.add_route("POST", "/invocations", invocations)
     app.router.add_route("GET", "/invocations-bidirectional-stream", bidirectional)
-    app.router.add_route("*", "/{tail:.*}", not_found)
 
 
 def json_error_middleware() -> Any:
@@ -139,9 +134,10 @@ def json_error_middleware() -> Any:
             if error.status < 400:
                 raise
             code = error.reason.lower().replace(" ", "_")
-            return web.json_response(
-                {"error": code, "message": error.text or error.reason}, status=error.status, headers=_plain(error)
-            )
+            message = error.text or error.reason
+            if error.status in (404, 405):
+                message = f"{request.method} {request.path} is not a route here; routes: {ROUTES}"
+            return web.json_response({"error": code, "message": message}, status=error.status, headers=_plain(error))
 
     return middleware
 

@@ -23,7 +23,8 @@ from kokoro_onnx.tokenizer import Tokenizer
 from .model_cache import Manifest, voice_files
 from .text import speakable
 
-log = logging.getLogger(__name__)
+# phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
+logging.getLogger("phonemizer").setLevel(logging.ERROR)
 
 SAMPLE_RATE = 24000
 SPEED_RANGE = (0.5, 2.0)

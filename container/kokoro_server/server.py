@@ -26,6 +26,7 @@ from .session import GOING_AWAY
 from .settings import ServerSettings
 
 GPU_WORKERS = 4
+SHUTDOWN_SECONDS = 2.0  # after the drain deadline: how long open requests get before they are cut
 
 
 def build_app(runtime: Runtime) -> web.Application:
@@ -77,7 +78,9 @@ class Server:
 
     async def start(self) -> None:
         started = time.perf_counter()
-        self._runner = web.AppRunner(build_app(self.runtime), handler_cancellation=True, access_log=None)
+        self._runner = web.AppRunner(
+            build_app(self.runtime), handler_cancellation=True, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
         await site.start()
@@ -113,6 +116,7 @@ class Server:
         while runtime.scheduler.stats()["active_utterances"] and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         telemetry.event("stopping", unfinished=runtime.scheduler.stats()["active_utterances"])
+        await asyncio.gather(*(session.abort() for session in list(runtime.sessions)), return_exceptions=True)
         if self._runner is not None:
             await self._runner.shutdown()
             await self._runner.cleanup()

@@ -127,6 +127,11 @@ class Session:
             self._close_code = code
             self._work.set()
 
+    async def abort(self) -> None:
+        """Close now with 1001 (the drain deadline passed); the reader's cleanup cancels the work."""
+        self._close_code = GOING_AWAY
+        await self._ws.close(code=GOING_AWAY, message=b"server shutting down")
+
     def _cancel(self, utterance: Utterance) -> None:
         del self._unfinished[utterance.id]
         if utterance in self._queue:

@@ -1,0 +1,159 @@
+"""The server as SageMaker runs it: a process that listens, gets ready, and drains on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.server.speech import connect, receive, run
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start(model_dir: Path, port: int, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "kokoro_server", "serve", "--host", "127.0.0.1", "--port", str(port), "--model-dir", str(model_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **env},
+    )
+
+
+def ping_statuses(port: int, process: subprocess.Popen[str], timeout: float = 120) -> list[int]:
+    """Poll /ping until it answers 200; return every status seen on the way."""
+
+    async def poll():
+        seen = []
+        deadline = time.monotonic() + timeout
+        async with aiohttp.ClientSession() as session:
+            while time.monotonic() < deadline and process.poll() is None:
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/ping") as response:
+                        seen.append(response.status)
+                        if response.status == 200:
+                            return seen
+                except aiohttp.ClientConnectionError:
+                    pass
+                await asyncio.sleep(0.02)
+        return seen
+
+    return run(poll())
+
+
+def log_events(output: str) -> list[dict]:
+    lines = (json.loads(line) for line in output.splitlines() if line.startswith("{"))
+    return [line for line in lines if "event" in line]
+
+
+def test_ping_is_503_until_ready_then_sigterm_drains_and_exits_0(embedded_model_dir):
+    port = free_port()
+    process = start(embedded_model_dir, port, KOKORO_DRAIN_SECONDS="10")
+    try:
+        statuses = ping_statuses(port, process)
+        assert statuses[0] == 503 and statuses[-1] == 200, statuses
+
+        async def drain():
+            async with aiohttp.ClientSession() as session:
+                ws = await connect(session, f"http://127.0.0.1:{port}/invocations-bidirectional-stream")
+                await ws.send_json({"type": "speak", "id": "last-words", "text": "Finishing this before I go."})
+                assert (await receive(ws)).type == "start"
+                process.send_signal(signal.SIGTERM)
+                events = []
+                while (event := await receive(ws)) is not None:
+                    events.append(event)
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/ping") as response:
+                        late_status = response.status
+                except aiohttp.ClientConnectionError:
+                    late_status = None  # already stopped listening
+                return events, ws.close_code, late_status
+
+        events, close_code, late_status = run(drain())
+        started = time.monotonic()
+        output, _ = process.communicate(timeout=30)
+        assert process.returncode == 0, output
+        assert time.monotonic() - started < 25
+        assert [e.type for e in events if e.type != "audio"] == ["done"]
+        assert events[-1].message["id"] == "last-words"
+        assert close_code == 1001  # going away: reconnect to another instance
+        assert late_status in (503, None)
+        assert [e["event"] for e in log_events(output)][-2:] == ["stopping", "stopped"]
+    finally:
+        process.kill()
+
+
+def test_sigterm_cuts_off_work_beyond_the_drain_deadline(embedded_model_dir):
+    port = free_port()
+    process = start(embedded_model_dir, port, KOKORO_DRAIN_SECONDS="1")
+    try:
+        assert ping_statuses(port, process)[-1] == 200
+        long_text = " ".join(f"Sentence {i} is part of a reply far too long to finish." for i in range(20))
+
+        async def cut():
+            async with aiohttp.ClientSession() as session:
+                ws = await connect(session, f"http://127.0.0.1:{port}/invocations-bidirectional-stream")
+                await ws.send_json({"type": "speak", "id": "long", "text": long_text})
+                while (await receive(ws)).type != "audio":
+                    pass
+                process.send_signal(signal.SIGTERM)
+                while await receive(ws) is not None:
+                    pass
+                return ws.close_code
+
+        started = time.monotonic()
+        close_code = run(cut())
+        process.wait(timeout=25)
+        assert process.returncode == 0
+        assert time.monotonic() - started < 10
+        assert close_code == 1001
+    finally:
+        process.kill()
+
+
+def test_model_file_that_fails_its_sha256_is_a_clear_fatal_error(embedded_model_dir, tmp_path):
+    broken = tmp_path / "model"
+    shutil.copytree(embedded_model_dir, broken)
+    voice = broken / "voices" / "af_heart.bin"
+    voice.write_bytes(b"\0" + voice.read_bytes()[1:])
+    port = free_port()
+    process = start(broken, port)
+    try:
+        statuses = ping_statuses(port, process, timeout=60)
+        output, _ = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 1
+    assert 200 not in statuses
+    fatal = [event for event in log_events(output) if event["event"] == "fatal"]
+    assert "voices/af_heart.bin: sha256" in fatal[0]["error"]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("KOKORO_WORKERS", "many", "KOKORO_WORKERS='many' is invalid"),
+        ("KOKORO_CUDNN_CONV_ALGO_SEARCH", "FASTEST", "KOKORO_CUDNN_CONV_ALGO_SEARCH='FASTEST' is invalid"),
+        ("KOKORO_DRAIN_SECONDS", "60", "KOKORO_DRAIN_SECONDS='60' is invalid"),
+    ],
+)
+def test_invalid_setting_exits_2_naming_it(embedded_model_dir, variable, value, expected):
+    process = start(embedded_model_dir, free_port(), **{variable: value})
+    output, _ = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert expected in output

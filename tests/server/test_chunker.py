@@ -1,0 +1,53 @@
+"""Synthesis chunks: long sentences split at clauses under the limit, a short first chunk."""
+
+from __future__ import annotations
+
+import re
+
+from kokoro_server.chunker import chunk_text, split_long
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\S+", text)
+
+
+def test_short_sentences_are_one_chunk_each():
+    assert chunk_text("Hello there. How are you?") == ["Hello there.", "How are you?"]
+
+
+def test_a_long_first_sentence_yields_a_short_first_chunk_at_a_clause():
+    text = "All right then, I can move your appointment to Thursday afternoon and email the confirmation."
+    chunks = chunk_text(text, first_chunk_chars=40)
+    assert chunks[0] == "All right then,"
+    assert words(" ".join(chunks)) == words(text)
+
+
+def test_only_the_first_sentence_is_shortened():
+    text = "Okay. Then, after that, we will go through the remaining items one at a time until the list is done."
+    assert chunk_text(text, first_chunk_chars=20) == [
+        "Okay.",
+        "Then, after that, we will go through the remaining items one at a time until the list is done.",
+    ]
+
+
+def test_long_sentences_split_at_clause_boundaries_under_the_limit():
+    clauses = [f"clause number {i} carries a little meaning" for i in range(12)]
+    sentence = "; ".join(clauses) + "."
+    chunks = split_long(sentence, limit=120)
+    assert all(len(chunk) <= 120 for chunk in chunks)
+    assert all(chunk.endswith((";", ".")) for chunk in chunks)  # cut only after a clause
+    assert words(" ".join(chunks)) == words(sentence)
+
+
+def test_a_sentence_without_clauses_splits_between_words_in_balanced_pieces():
+    sentence = " ".join(["word"] * 100)
+    chunks = split_long(sentence, limit=120)
+    assert all(len(chunk) <= 120 for chunk in chunks)
+    lengths = [len(chunk) for chunk in chunks]
+    assert max(lengths) - min(lengths) <= 10
+    assert words(" ".join(chunks)) == words(sentence)
+
+
+def test_no_text_is_lost_or_reordered_across_the_corpus_like_input():
+    text = "Hi!\n\nFirst, unplug the router, wait thirty seconds, and plug it back in. " * 5
+    assert words(" ".join(chunk_text(text))) == words(text)

@@ -54,5 +54,22 @@ def cache_push(
     )
 
 
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 to accept other machines.")] = "127.0.0.1",
+    port: Annotated[int | None, typer.Option(help="Port to listen on (default 8080).")] = None,
+    model_dir: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True, file_okay=False, help="Model cache folder; default: the embedded int8 Kokoro-82M, built once."
+        ),
+    ] = None,
+) -> None:
+    """Run the speech server locally: /ping, POST /invocations, WS /invocations-bidirectional-stream."""
+    from kokoro_server.server import run_server
+
+    raise typer.Exit(run_server(host, port, model_dir))
+
+
 def main() -> None:
     app()

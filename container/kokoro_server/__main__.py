@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 
-from . import telemetry
-from .server import serve
-from .settings import SettingsError, settings_from_env
+from .server import run_server
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,16 +22,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     return run_server(args.host, args.port, args.model_dir)
-
-
-def run_server(host: str | None, port: int | None, model_dir: Path | None) -> int:
-    telemetry.configure_logging()
-    try:
-        settings = settings_from_env(host=host, port=port, model_dir=model_dir)
-    except SettingsError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return asyncio.run(serve(settings))
 
 
 if __name__ == "__main__":

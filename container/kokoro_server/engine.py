@@ -71,6 +71,8 @@ def _providers(options: EngineOptions) -> list[str | tuple[str, dict[str, str]]]
         return ["CPUExecutionProvider"]
     if "CUDAExecutionProvider" not in available:
         raise RuntimeError(f"device 'cuda' asked for, but this onnxruntime offers only {available}")
+    if hasattr(ort, "preload_dlls"):
+        ort.preload_dlls()  # CUDA and cuDNN come as nvidia-* wheels, not on the loader's path
     cuda = {"cudnn_conv_algo_search": options.cudnn_conv_algo_search, "do_copy_in_default_stream": "1"}
     return [("CUDAExecutionProvider", cuda), "CPUExecutionProvider"]
 
@@ -108,6 +110,8 @@ class Engine:
             str(model_dir / manifest.onnx), sess_options=session_options, providers=_providers(options)
         )
         self.providers = tuple(self._session.get_providers())
+        if options.device == "cuda" and self.device != "cuda":
+            raise RuntimeError(f"device 'cuda' asked for, but ONNX Runtime fell back to {self.providers}")
         self._dtypes = input_dtypes(self._session)
         self._tokens_input = "input_ids" if "input_ids" in self._dtypes else "tokens"
         self._tokenizer = Tokenizer(vocab=embedded_vocab(self._session) or DEFAULT_VOCAB)

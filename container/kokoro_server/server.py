@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from .routes import RUNTIME, add_routes, json_error_middleware
 from .runtime import Runtime
 from .scheduler import Scheduler
 from .session import GOING_AWAY
-from .settings import ServerSettings
+from .settings import ServerSettings, SettingsError, settings_from_env
 
 GPU_WORKERS = 4
 SHUTDOWN_SECONDS = 2.0  # after the drain deadline: how long open requests get before they are cut
@@ -143,3 +144,14 @@ async def serve(settings: ServerSettings) -> int:
     await server.stop()
     telemetry.event("stopped")
     return 0
+
+
+def run_server(host: str | None = None, port: int | None = None, model_dir: Path | None = None) -> int:
+    """Entry point for ``python -m kokoro_server serve`` and ``kokoro-stream serve``; returns the exit status."""
+    telemetry.configure_logging()
+    try:
+        settings = settings_from_env(host=host, port=port, model_dir=model_dir)
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return asyncio.run(serve(settings))

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from kokoro_onnx.config import MAX_PHONEME_LENGTH
 
 from kokoro_server.chunker import chunk_text

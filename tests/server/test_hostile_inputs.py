@@ -43,7 +43,12 @@ HTTP_CASES = {
     "unknown_format": ({"text": "hi", "format": "mp3"}, "application/json", 400, "unknown_format"),
     "unsupported_rate": ({"text": "hi", "sample_rate": 44100}, "application/json", 400, "invalid_sample_rate"),
     "rate_as_string": ({"text": "hi", "sample_rate": "16000"}, "application/json", 400, "invalid_sample_rate"),
-    "mulaw_not_8k": ({"text": "hi", "format": "mulaw", "sample_rate": 16000}, "application/json", 400, "invalid_sample_rate"),
+    "mulaw_not_8k": (
+        {"text": "hi", "format": "mulaw", "sample_rate": 16000},
+        "application/json",
+        400,
+        "invalid_sample_rate",
+    ),
     "speed_too_high": ({"text": "hi", "speed": 2.5}, "application/json", 400, "invalid_speed"),
     "speed_too_low": ({"text": "hi", "speed": 0.1}, "application/json", 400, "invalid_speed"),
     "speed_boolean": ({"text": "hi", "speed": True}, "application/json", 400, "invalid_speed"),

@@ -18,10 +18,14 @@ TEXT = "Your table is booked for seven."
 async def post(url: str, body, content_type: str = "application/json"):
     """Send one request; return (status, headers, body, arrival times of the body's chunks)."""
     async with aiohttp.ClientSession() as session:
-        kwargs = {"json": body} if content_type == "application/json" and not isinstance(body, bytes | str) else {
-            "data": body,
-            "headers": {"Content-Type": content_type},
-        }
+        kwargs = (
+            {"json": body}
+            if content_type == "application/json" and not isinstance(body, bytes | str)
+            else {
+                "data": body,
+                "headers": {"Content-Type": content_type},
+            }
+        )
         async with session.post(f"{url}/invocations", **kwargs) as response:
             chunks, arrivals = [], []
             async for chunk, _ in response.content.iter_chunks():

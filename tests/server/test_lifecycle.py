@@ -27,7 +27,18 @@ def free_port() -> int:
 
 def start(model_dir: Path, port: int, **env: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "kokoro_server", "serve", "--host", "127.0.0.1", "--port", str(port), "--model-dir", str(model_dir)],
+        [
+            sys.executable,
+            "-m",
+            "kokoro_server",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--model-dir",
+            str(model_dir),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

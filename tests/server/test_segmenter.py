@@ -33,8 +33,9 @@ def test_every_corpus_reply_splits_losslessly():
 
 def test_corpus_tricky_sentences_stay_whole():
     replies = corpus()
-    assert "Dr. Patel also asked me to remind you that your follow-up appointment is on Tuesday, March 3rd, at 2:30 p.m." in stripped(
-        replies["medication-reminder"]
+    assert (
+        "Dr. Patel also asked me to remind you that your follow-up appointment is on Tuesday, March 3rd, at 2:30 p.m."
+        in stripped(replies["medication-reminder"])
     )
     assert "The first leaves at 7:45 a.m. and lands at 10:20 a.m., with no change fee." in stripped(
         replies["flight-change"]

@@ -1,0 +1,90 @@
+"""What can be checked about the image without a Docker engine: contract, layers, dependencies."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTEXT = ROOT / "container"
+BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming=true"
+# In the image, onnxruntime-gpu provides the module the CPU wheel provides locally.
+IMAGE_DISTRIBUTION = {"onnxruntime": "onnxruntime-gpu"}
+
+
+def instructions() -> list[tuple[str, str]]:
+    text = re.sub(r"\\\n", " ", (CONTEXT / "Dockerfile").read_text())
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
+
+
+def instruction(name: str) -> list[str]:
+    return [argument for keyword, argument in instructions() if keyword == name]
+
+
+def requirement_pins(path: Path) -> dict[str, str]:
+    pins = re.findall(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s\\]+)", path.read_text(), re.MULTILINE)
+    return {name.lower().replace("_", "-"): version for name, version in pins}
+
+
+def test_image_carries_the_bidirectional_label_port_and_serve_entrypoint():
+    assert BIDI_LABEL in " ".join(instruction("LABEL"))
+    assert instruction("EXPOSE") == ["8080"]
+    assert json.loads(instruction("ENTRYPOINT")[-1]) == ["python", "-m", "kokoro_server"]  # exec form
+    assert json.loads(instruction("CMD")[-1]) == ["serve"]
+    assert instruction("FROM")[0].startswith("python:3.12")
+
+
+def test_every_copied_path_is_in_the_build_context_and_not_ignored():
+    ignored = (CONTEXT / ".dockerignore").read_text().split()
+    for argument in instruction("COPY"):
+        source = argument.split()[0]
+        assert (CONTEXT / source).exists(), source
+        assert source.rstrip("/") not in ignored
+
+
+def test_dependencies_install_by_hash_before_the_code_is_copied():
+    kinds = [keyword for keyword, _ in instructions()]
+    install = next(i for i, (k, a) in enumerate(instructions()) if k == "RUN" and "requirements.txt" in a)
+    code = next(i for i, (k, a) in enumerate(instructions()) if k == "COPY" and "kokoro_server" in a)
+    assert install < code and "RUN" not in kinds[code:]
+    assert "--require-hashes" in instructions()[install][1]
+    text = (CONTEXT / "requirements.txt").read_text()
+    assert text.count("--hash=sha256:") >= len(requirement_pins(CONTEXT / "requirements.txt"))
+
+
+def test_image_pins_match_the_versions_the_tests_run():
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    locked = {package["name"]: package["version"] for package in lock["package"]}
+    for name, version in requirement_pins(CONTEXT / "requirements.in").items():
+        local = {"onnxruntime-gpu": "onnxruntime"}.get(name, name)
+        assert locked[local] == version, f"{name}: image {version}, uv.lock {locked[local]}"
+
+
+def test_every_module_the_server_imports_is_installed_by_the_image():
+    """Import the whole server package in a fresh interpreter; map what got loaded to distributions."""
+    probe = (
+        "import sys, pkgutil, importlib, kokoro_server\n"
+        "for m in pkgutil.iter_modules(kokoro_server.__path__):\n"
+        "    if m.name not in ('embedded_model', '__main__'):\n"  # the embedded model is for local runs only
+        "        importlib.import_module('kokoro_server.' + m.name)\n"
+        "print('\\n'.join(sorted({n.split('.')[0] for n in sys.modules})))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, cwd=ROOT)
+    owners = packages_distributions()
+    image = requirement_pins(CONTEXT / "requirements.txt")
+    missing = []
+    for module in loaded.stdout.split():
+        if module in sys.stdlib_module_names or module.startswith("_") or module == "kokoro_server":
+            continue
+        for distribution in owners.get(module, []):
+            name = IMAGE_DISTRIBUTION.get(module, distribution.lower().replace("_", "-"))
+            if name not in image:
+                missing.append(f"{module} (from {name})")
+    assert not missing, f"imported by the server but not installed in the image: {missing}"
+    assert "onnxruntime-gpu" in image and "onnxruntime" not in image

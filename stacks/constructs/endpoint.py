@@ -100,7 +100,8 @@ class Endpoint(Construct):
                         compression_type="None",
                     )
                 ),
-                environment=settings.container_env or None,
+                # The endpoint name labels the server's EMF metrics; container_env may add KOKORO_* settings.
+                environment={"KOKORO_ENDPOINT_NAME": settings.endpoint_name, **settings.container_env},
             ),
         )
         # The role's policy must exist before SageMaker validates access to the image and data.

@@ -15,6 +15,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .audio import FORMATS, SAMPLE_RATES
 from .protocol import ProtocolError, check_text, parse_message, resolve_options
 from .runtime import Runtime
 from .scheduler import Busy
@@ -51,8 +52,8 @@ class Session:
                 "sample_rate": engine.manifest.sample_rate,
                 "voices": list(engine.voices),
                 "default_voice": engine.manifest.default_voice,
-                "formats": ["pcm16", "wav", "mulaw"],
-                "sample_rates": [8000, 16000, 22050, 24000],
+                "formats": list(FORMATS),
+                "sample_rates": list(SAMPLE_RATES),
                 "max_text_chars": self._runtime.settings.max_text_chars,
             }
         )

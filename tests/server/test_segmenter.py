@@ -10,12 +10,10 @@ import pytest
 
 from kokoro_server.segmenter import SentenceSegmenter, sentences_from_stream, split_sentences
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "agent_replies.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "agent_replies.jsonl"
 
 
 def corpus() -> dict[str, str]:
-    if not CORPUS.is_file():
-        pytest.skip(f"shared corpus not found at {CORPUS}")
     rows = (json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip())
     return {row["id"]: row["text"] for row in rows}
 

@@ -1,0 +1,142 @@
+"""Time to ready, time to first audio through the server vs. a bare engine call, and RTF.
+
+    uv run python bench/server_overhead.py [--model-dir DIR] [--repeats N] [--out docs/bench/server_overhead.json]
+
+Starts `python -m kokoro_server serve` as SageMaker would, measures until /ping answers 200, then
+alternates the same short sentence through a bare `Engine.synthesize` call (in this process) and
+through the server (POST first byte, WebSocket first audio frame), so all three share one machine and
+one run. Medians are reported; the JSON keeps every sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+
+from kokoro_server.chunker import chunk_text
+from kokoro_server.engine import SAMPLE_RATE, Engine
+from kokoro_server.model_cache import verify_directory
+
+SHORT = "Sure, I can help with that."
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "agent_replies.jsonl"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def wait_ready(url: str, process: subprocess.Popen) -> None:
+    async with aiohttp.ClientSession() as session:
+        while process.poll() is None:
+            try:
+                async with session.get(f"{url}/ping") as response:
+                    if response.status == 200:
+                        return
+            except aiohttp.ClientConnectionError:
+                pass
+            await asyncio.sleep(0.01)
+    raise RuntimeError("server exited before it was ready")
+
+
+async def post_first_byte(url: str) -> float:
+    async with aiohttp.ClientSession() as session:
+        started = time.perf_counter()
+        async with session.post(f"{url}/invocations", json={"text": SHORT}) as response:
+            await response.content.readany()
+            first = time.perf_counter() - started
+            await response.read()
+            return first
+
+
+async def ws_first_audio(url: str) -> float:
+    async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/invocations-bidirectional-stream") as ws:
+        await ws.receive()  # ready
+        started = time.perf_counter()
+        await ws.send_json({"type": "speak", "text": SHORT})
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                first = time.perf_counter() - started
+                break
+        await ws.send_json({"type": "close"})
+        async for _ in ws:
+            pass
+        return first
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model-dir", type=Path)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    if args.model_dir is None:
+        from kokoro_server.embedded_model import model_directory
+
+        args.model_dir = model_directory()
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "kokoro_server", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    started = time.perf_counter()
+    server = subprocess.Popen([*command, "--model-dir", str(args.model_dir)], stdout=subprocess.DEVNULL)
+    try:
+        asyncio.run(wait_ready(url, server))
+        time_to_ready = time.perf_counter() - started
+
+        engine = Engine(args.model_dir, verify_directory(args.model_dir))
+        engine.warm_up()
+        first_chunk = chunk_text(SHORT)[0]
+        samples: dict[str, list[float]] = {"engine": [], "post": [], "websocket": []}
+        for _ in range(args.repeats):
+            begun = time.perf_counter()
+            engine.synthesize(first_chunk, "af_heart")
+            samples["engine"].append(time.perf_counter() - begun)
+            samples["post"].append(asyncio.run(post_first_byte(url)))
+            samples["websocket"].append(asyncio.run(ws_first_audio(url)))
+
+        synth_seconds = audio_seconds = 0.0
+        texts = [json.loads(line)["text"] for line in CORPUS.read_text().splitlines()[:3]]
+        for chunk in (c for text in texts for c in chunk_text(text)):
+            begun = time.perf_counter()
+            audio = engine.synthesize(chunk, "af_heart")
+            synth_seconds += time.perf_counter() - begun
+            audio_seconds += len(audio) / SAMPLE_RATE
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+    medians = {name: round(1000 * statistics.median(values), 1) for name, values in samples.items()}
+    result = {
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "device": engine.device},
+        "text": SHORT,
+        "time_to_ready_s": round(time_to_ready, 2),
+        "ttfa_median_ms": medians,
+        "server_overhead_ratio": {name: round(medians[name] / medians["engine"], 3) for name in ("post", "websocket")},
+        "rtf": round(synth_seconds / audio_seconds, 3),
+        "rtf_audio_s": round(audio_seconds, 1),
+        "samples_ms": {name: [round(1000 * v, 1) for v in values] for name, values in samples.items()},
+        "server_exit_status": server.returncode,
+    }
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,7 +7,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .protocol import ProtocolError, check_text, decode_utf8, parse_json_object, resolve_options
+from .protocol import OPTION_FIELDS, ProtocolError, check_text, decode_utf8, parse_json_object, resolve_options
 from .runtime import Runtime
 from .scheduler import Busy
 from .session import Session
@@ -16,7 +16,7 @@ from .utterance import Utterance, check_speakable, render
 RUNTIME = web.AppKey("runtime", Runtime)
 RETRY_AFTER_SECONDS = "1"
 ROUTES = "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket)"
-REQUEST_FIELDS = {"text", "voice", "speed", "format", "sample_rate"}
+REQUEST_FIELDS = {"text", *OPTION_FIELDS}
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.Response:

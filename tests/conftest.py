@@ -1,4 +1,33 @@
 import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 
 # Node.js 20 works for jsii but prints an end-of-life banner on every start.
 os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
+
+from tests.local_server import RunningServer, start_server, wait_until_idle  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def embedded_model_dir() -> Path:
+    from kokoro_server.embedded_model import model_directory
+
+    return model_directory()
+
+
+@pytest.fixture(scope="session")
+def server(embedded_model_dir: Path) -> Iterator[RunningServer]:
+    """One real server for the whole run (the model loads once)."""
+    running = start_server(embedded_model_dir, workers=1)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def idle_after(server: RunningServer) -> Iterator[RunningServer]:
+    """The server, checked after the test: nothing left queued, running or admitted."""
+    yield server
+    assert wait_until_idle(server) == {"active_utterances": 0, "queued_jobs": 0, "running_jobs": 0, "lanes": 0}
+    assert server.call(lambda: len(server.server.runtime.sessions)) == 0

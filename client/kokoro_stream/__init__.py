@@ -1,0 +1,17 @@
+"""Kokoro streaming speech client: agent text in, audio out, over one persistent session."""
+
+from .speaker import AudioChunk, Reply, Speaker
+from .transport import ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
+from .websocket_transport import WebSocketTransport
+
+__all__ = [
+    "AudioChunk",
+    "Reply",
+    "ServerError",
+    "Speaker",
+    "SpeechError",
+    "SpeechTimeout",
+    "Transport",
+    "TransportClosed",
+    "WebSocketTransport",
+]

@@ -93,6 +93,11 @@ class SentenceSegmenter:
         self._buffer, self._scanned = "", 0
         return sentences
 
+    def take(self, length: int) -> str:
+        """Release the first ``length`` pending characters early (a first clause, say)."""
+        taken, self._buffer, self._scanned = self._buffer[:length], self._buffer[length:], 0
+        return taken
+
     @property
     def pending(self) -> str:
         """Text received but not yet returned as a sentence."""

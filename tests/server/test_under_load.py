@@ -6,7 +6,7 @@ import time
 
 import aiohttp
 
-from tests.server.conftest import start_server, wait_until_idle
+from tests.local_server import start_server, wait_until_idle
 from tests.server.speech import connect, receive, run, speak_and_collect, until
 
 BUSY_TEXT = " ".join(f"Sentence number {i} keeps every engine worker busy for a while." for i in range(6))

@@ -1,15 +1,11 @@
-"""A real server on a loopback port, with the embedded model, shared by the server tests."""
+"""A real speech server on a loopback port, with the embedded model, for server and client tests."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from kokoro_server.embedded_model import model_directory
 from kokoro_server.server import Server
 from kokoro_server.settings import ServerSettings
 
@@ -49,20 +45,8 @@ class RunningServer:
         self._thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def embedded_model_dir() -> Path:
-    return model_directory()
-
-
 def start_server(model_dir: Path, **settings: object) -> RunningServer:
     return RunningServer(ServerSettings(host="127.0.0.1", port=0, model_dir=model_dir, **settings))
-
-
-@pytest.fixture(scope="session")
-def server(embedded_model_dir: Path) -> Iterator[RunningServer]:
-    running = start_server(embedded_model_dir, workers=1)
-    yield running
-    running.stop()
 
 
 def wait_until_idle(running: RunningServer, timeout: float = 15.0) -> dict[str, int]:
@@ -77,11 +61,3 @@ def wait_until_idle(running: RunningServer, timeout: float = 15.0) -> dict[str, 
         if time.monotonic() > deadline:
             return stats
         time.sleep(0.05)
-
-
-@pytest.fixture
-def idle_after(server: RunningServer) -> Iterator[RunningServer]:
-    """The server, checked after the test: nothing left queued, running or admitted."""
-    yield server
-    assert wait_until_idle(server) == {"active_utterances": 0, "queued_jobs": 0, "running_jobs": 0, "lanes": 0}
-    assert server.call(lambda: len(server.server.runtime.sessions)) == 0

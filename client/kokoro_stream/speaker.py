@@ -1,0 +1,392 @@
+"""The agent-facing API: text deltas in, audio out in spoken order, over one persistent session.
+
+    async with Speaker(WebSocketTransport("ws://127.0.0.1:8080/invocations-bidirectional-stream")) as speaker:
+        async for chunk in speaker.speak(llm_text_deltas()):
+            play(chunk.audio)          # 16-bit mono PCM at chunk.sample_rate
+        await speaker.cancel()         # barge-in: nothing of the canceled speech arrives after this returns
+
+Each sentence is sent the moment it is complete, without waiting for earlier ones to be spoken;
+the server keeps them in order. If the session drops (SageMaker limits a connection's lifetime,
+networks fail), the speaker reconnects and re-sends every unfinished sentence, dropping the part
+of its audio that was already delivered, so nothing is lost or heard twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterable, AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .speech_text import SpeechText
+from .transport import Audio, Control, Event, ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
+
+log = logging.getLogger(__name__)
+
+BUSY_RETRIES = 5
+BUSY_DELAY_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class AudioChunk:
+    utterance_id: str
+    text: str
+    audio: bytes
+    format: str
+    sample_rate: int
+
+
+@dataclass
+class _Utterance:
+    id: str
+    text: str
+    reply: Reply
+    delivered: int = 0  # audio bytes handed to the reply
+    skip: int = 0  # after a re-send: bytes of the new audio that were already delivered
+    received: int = 0  # bytes received for the current attempt
+    generation: int = -1  # the connection it was last sent on
+    busy_retries: int = 0
+
+
+@dataclass
+class Reply:
+    """One agent turn. ``feed`` text as it arrives, ``end`` it, iterate its audio in order."""
+
+    _speaker: Speaker
+    _text: SpeechText = field(default_factory=SpeechText)
+    _queue: asyncio.Queue[AudioChunk | BaseException | None] = field(default_factory=asyncio.Queue)
+    _outstanding: int = 0
+    _ended: bool = False
+    _finished: bool = False
+    sentences: list[str] = field(default_factory=list)
+
+    async def feed(self, delta: str) -> None:
+        """Add text; each sentence it completes is sent at once."""
+        if self._finished:
+            return  # canceled: the agent may still be streaming, none of it is spoken
+        for sentence in self._text.push(delta):
+            await self._send(sentence)
+
+    async def end(self) -> None:
+        """No more text: send what is left."""
+        if self._ended or self._finished:
+            return
+        for sentence in self._text.flush():
+            await self._send(sentence)
+        self._ended = True
+        self._maybe_finish()
+
+    async def _send(self, sentence: str) -> None:
+        self.sentences.append(sentence)
+        self._outstanding += 1
+        await self._speaker._send_speak(self, sentence)
+
+    def __aiter__(self) -> AsyncIterator[AudioChunk]:
+        return self
+
+    async def __anext__(self) -> AudioChunk:
+        item = await self._queue.get()
+        if item is None:
+            self._queue.put_nowait(None)  # stay finished for later readers
+            raise StopAsyncIteration
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def _deliver(self, chunk: AudioChunk) -> None:
+        if not self._finished:
+            self._queue.put_nowait(chunk)
+
+    def _utterance_finished(self) -> None:
+        self._outstanding -= 1
+        self._maybe_finish()
+
+    def _maybe_finish(self) -> None:
+        if self._ended and self._outstanding <= 0 and not self._finished:
+            self._finished = True
+            self._queue.put_nowait(None)
+
+    def _fail(self, error: BaseException) -> None:
+        if not self._finished:
+            self._finished = True
+            self._queue.put_nowait(error)
+
+    def _cancel(self) -> None:
+        self._finished = True
+        while not self._queue.empty():  # drop audio received but not yet taken
+            self._queue.get_nowait()
+        self._queue.put_nowait(None)
+
+
+class Speaker:
+    """One speech session over a transport; see the module docstring."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        voice: str | None = None,
+        speed: float | None = None,
+        format: str = "pcm16",
+        sample_rate: int | None = None,
+        timeout: float = 30.0,
+        max_reconnects: int = 3,
+        reconnect_delay: float = 0.2,
+    ) -> None:
+        self._transport = transport
+        self._configure: dict[str, Any] = {"type": "configure", "format": format}
+        if voice is not None:
+            self._configure["voice"] = voice
+        if speed is not None:
+            self._configure["speed"] = speed
+        if sample_rate is not None:
+            self._configure["sample_rate"] = sample_rate
+        self._timeout = timeout
+        self._max_reconnects = max_reconnects
+        self._reconnect_delay = reconnect_delay
+        self._ids = (f"s{n}" for n in itertools.count(1))
+        self._pending: OrderedDict[str, _Utterance] = OrderedDict()
+        self._current: _Utterance | None = None
+        self._generation = 0
+        self._connected = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closing = False
+        self._receiver: asyncio.Task[None] | None = None
+        self._failure: BaseException | None = None
+        self.format = format
+        self.sample_rate = 0
+        self.ready: dict[str, Any] = {}
+        self.reconnects = 0
+        self._progress_at = time.monotonic()
+
+    async def __aenter__(self) -> Speaker:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if exc_info[0] is None:
+            await self.close()
+        else:
+            await self.abort()
+
+    async def open(self) -> None:
+        """Connect and apply the session settings; a refused setting raises ``ServerError``."""
+        await self._connect()
+        self._receiver = asyncio.create_task(self._receive_loop(), name="kokoro-speaker-receiver")
+
+    async def _connect(self) -> None:
+        self.ready = await self._transport.connect()
+        await self._transport.send(self._configure)
+        while True:  # the answer to configure comes before anything else
+            event = await asyncio.wait_for(self._transport.receive(), self._timeout)
+            if isinstance(event, Control) and event.type == "configured":
+                self.sample_rate = int(event.message["sample_rate"])
+                break
+            if isinstance(event, Control) and event.type == "error":
+                await self._transport.close()
+                raise ServerError(event.message["code"], event.message["message"])
+        self._generation += 1
+        self._connected.set()
+
+    def reply(self) -> Reply:
+        """A new turn; feed it text and iterate its audio."""
+        if self._failure is not None:
+            raise self._failure
+        return Reply(self)
+
+    async def speak(self, text: str | AsyncIterable[str]) -> AsyncIterator[AudioChunk]:
+        """Speak a whole text or a stream of deltas; yield the audio in spoken order."""
+        reply = self.reply()
+
+        async def feed() -> None:
+            if isinstance(text, str):
+                await reply.feed(text)
+            else:
+                async for delta in text:
+                    await reply.feed(delta)
+            await reply.end()
+
+        feeder = asyncio.create_task(feed())
+        try:
+            async for chunk in reply:
+                yield chunk
+            await feeder
+        finally:
+            if not feeder.done():
+                feeder.cancel()
+
+    async def cancel(self) -> None:
+        """Barge-in: drop everything queued or playing; no audio of it is delivered after this returns."""
+        for utterance in self._pending.values():
+            utterance.reply._cancel()
+        self._pending.clear()
+        self._current = None
+        self._idle.set()
+        try:
+            await self._transport.send({"type": "cancel"})
+        except TransportClosed:
+            pass  # nothing is pending any more, so a reconnect will not re-send it
+
+    async def close(self) -> None:
+        """Wait for queued audio to be delivered, then close the session."""
+        await self._idle.wait()
+        self._closing = True
+        if self._receiver is not None and not self._receiver.done():
+            try:
+                await self._transport.send({"type": "close"})
+                await asyncio.wait_for(asyncio.shield(self._receiver), self._timeout)
+            except (TransportClosed, TimeoutError):
+                pass
+        await self.abort()
+
+    async def abort(self) -> None:
+        """Close at once, dropping anything pending."""
+        self._closing = True
+        if self._receiver is not None:
+            self._receiver.cancel()
+            await asyncio.gather(self._receiver, return_exceptions=True)
+        for utterance in self._pending.values():
+            utterance.reply._cancel()
+        self._pending.clear()
+        await self._transport.close()
+
+    # -- sending ----------------------------------------------------------------------------
+
+    async def _send_speak(self, reply: Reply, text: str) -> None:
+        if self._failure is not None:
+            raise self._failure
+        utterance = _Utterance(next(self._ids), text, reply)
+        if not self._pending:
+            self._progress_at = time.monotonic()  # the wait for this one starts now
+        self._pending[utterance.id] = utterance
+        self._idle.clear()
+        await self._send_utterance(utterance)
+
+    async def _send_utterance(self, utterance: _Utterance) -> None:
+        await self._connected.wait()
+        if utterance.generation == self._generation or utterance.id not in self._pending:
+            return  # already (re)sent on this connection, or canceled meanwhile
+        utterance.generation = self._generation
+        try:
+            await self._transport.send({"type": "speak", "id": utterance.id, "text": utterance.text})
+        except TransportClosed:
+            pass  # the receiver reconnects and re-sends everything pending
+
+    # -- receiving --------------------------------------------------------------------------
+
+    async def _receive_loop(self) -> None:
+        watchdog = asyncio.create_task(self._watchdog())
+        try:
+            await self._receive_events()
+        finally:
+            watchdog.cancel()
+
+    async def _watchdog(self) -> None:
+        """Fail what is pending when the server says nothing for ``timeout`` seconds."""
+        while True:
+            await asyncio.sleep(min(1.0, self._timeout / 4))
+            if self._pending and time.monotonic() - self._progress_at > self._timeout:
+                self._fail_pending(SpeechTimeout(f"no audio or message from the server for {self._timeout:g} s"))
+
+    async def _receive_events(self) -> None:
+        while True:
+            try:
+                event = await self._transport.receive()
+                self._progress_at = time.monotonic()
+            except TransportClosed as error:
+                if self._closing:
+                    return
+                try:
+                    await self._reconnect(error)
+                except SpeechError as failure:
+                    self._failure = failure
+                    self._fail_pending(failure)
+                    return
+                continue
+            self._dispatch(event)
+
+    async def _reconnect(self, cause: TransportClosed) -> None:
+        self._connected.clear()
+        self._current = None
+        for attempt in range(1, self._max_reconnects + 1):
+            await asyncio.sleep(self._reconnect_delay * attempt)
+            try:
+                await self._connect()
+            except (TransportClosed, TimeoutError) as error:
+                log.warning("reconnect attempt %d failed: %s", attempt, error)
+                continue
+            self.reconnects += 1
+            for utterance in list(self._pending.values()):
+                utterance.skip, utterance.received = utterance.delivered, 0
+                await self._send_utterance(utterance)
+            return
+        raise TransportClosed(f"the session dropped ({cause}) and {self._max_reconnects} reconnects failed")
+
+    def _dispatch(self, event: Event) -> None:
+        if isinstance(event, Audio):
+            self._on_audio(event.data)
+            return
+        message = event.message
+        utterance = self._pending.get(str(message.get("id")))
+        kind = event.type
+        if kind == "start":
+            self._current = utterance
+            if utterance is not None:
+                utterance.received = 0
+        elif kind == "done" and utterance is not None:
+            self._finish(utterance)
+        elif kind == "error":
+            self._on_error(message, utterance)
+
+    def _on_audio(self, data: bytes) -> None:
+        utterance = self._current
+        if utterance is None:
+            return  # audio of a canceled utterance still in flight
+        overlap = max(0, min(len(data), utterance.skip - utterance.received))
+        utterance.received += len(data)
+        fresh = data[overlap:]
+        if fresh:
+            utterance.delivered += len(fresh)
+            utterance.reply._deliver(AudioChunk(utterance.id, utterance.text, fresh, self.format, self.sample_rate))
+
+    def _on_error(self, message: dict[str, Any], utterance: _Utterance | None) -> None:
+        code, text = str(message.get("code")), str(message.get("message"))
+        if utterance is None:
+            log.warning("server error: %s: %s", code, text)
+            return
+        if code == "busy" and utterance.busy_retries < BUSY_RETRIES:
+            utterance.busy_retries += 1
+            utterance.generation = -1
+            asyncio.get_running_loop().call_later(
+                BUSY_DELAY_SECONDS * utterance.busy_retries,
+                lambda: asyncio.ensure_future(self._send_utterance(utterance)),
+            )
+            return
+        if code == "nothing_to_speak":
+            self._finish(utterance)  # a sentence of only symbols: skip it, the reply goes on
+            return
+        self._pending.pop(utterance.id, None)
+        utterance.reply._fail(ServerError(code, text, utterance.id))
+        self._update_idle()
+
+    def _finish(self, utterance: _Utterance) -> None:
+        self._pending.pop(utterance.id, None)
+        if self._current is utterance:
+            self._current = None
+        utterance.reply._utterance_finished()
+        self._update_idle()
+
+    def _fail_pending(self, error: BaseException) -> None:
+        for utterance in self._pending.values():
+            utterance.reply._fail(error)
+        self._pending.clear()
+        self._current = None
+        self._update_idle()
+
+    def _update_idle(self) -> None:
+        if not self._pending:
+            self._idle.set()

@@ -71,5 +71,96 @@ def serve(
     raise typer.Exit(run_server(host, port, model_dir))
 
 
+@app.command("say")
+def say(
+    text: Annotated[str, typer.Argument(help="The text to speak; '-' reads standard input.")] = "-",
+    url: Annotated[
+        str, typer.Option(help="WebSocket URL of a server speaking the protocol (ignored with --endpoint).")
+    ] = "ws://127.0.0.1:8080/invocations-bidirectional-stream",
+    endpoint: Annotated[str | None, typer.Option(help="SageMaker endpoint name (stack output EndpointName).")] = None,
+    region: Annotated[str | None, typer.Option(help="AWS region of the endpoint.")] = None,
+    transport: Annotated[
+        str, typer.Option(help="With --endpoint: 'bidi' (one session) or 'post' (per sentence).")
+    ] = "bidi",
+    voice: Annotated[str | None, typer.Option(help="Voice, e.g. af_heart, am_michael, bf_emma.")] = None,
+    speed: Annotated[float | None, typer.Option(help="0.5 to 2.0.")] = None,
+    format: Annotated[str, typer.Option(help="pcm16 (written as WAV) or mulaw (raw 8 kHz G.711).")] = "pcm16",
+    out: Annotated[Path, typer.Option(help="Where to write the audio.")] = Path("say.wav"),
+    tokens_per_second: Annotated[
+        float | None, typer.Option(help="Replay the text as a simulated LLM stream at this rate.")
+    ] = None,
+) -> None:
+    """Speak TEXT through a server or an endpoint; print time to first audio and total; write the audio."""
+    import asyncio
+    import sys
+
+    from .say import speak, write_audio
+    from .speaker import Speaker
+    from .transport import SpeechError
+
+    if text == "-":
+        text = sys.stdin.read()
+    if not text.strip():
+        raise typer.BadParameter("nothing to say: give TEXT or pipe it in", param_hint="TEXT")
+    if format not in ("pcm16", "mulaw"):
+        raise typer.BadParameter(f"{format!r}: choose pcm16 or mulaw", param_hint="--format")
+
+    async def run():
+        async with Speaker(_transport(url, endpoint, region, transport), voice=voice, speed=speed, format=format) as s:
+            return await speak(s, text, tokens_per_second)
+
+    try:
+        spoken = asyncio.run(run())
+    except SpeechError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+    write_audio(spoken, out)
+    typer.echo(
+        f"time to first audio {spoken.first_audio_s * 1000:.0f} ms, total {spoken.total_s:.2f} s, "
+        f"{spoken.audio_s:.2f} s of audio in {spoken.sentences} sentence(s) → {out}"
+    )
+
+
+def _transport(url: str, endpoint: str | None, region: str | None, kind: str):
+    if endpoint is None:
+        from .websocket_transport import WebSocketTransport
+
+        return WebSocketTransport(url)
+    if region is None:
+        import boto3
+
+        region = boto3.session.Session().region_name
+        if region is None:
+            raise typer.BadParameter("no region configured; pass --region", param_hint="--region")
+    if kind == "bidi":
+        from .sagemaker_bidi_transport import SageMakerBidiTransport
+
+        return SageMakerBidiTransport(endpoint, region)
+    if kind == "post":
+        import boto3
+
+        from .sagemaker_post_transport import SageMakerPostTransport
+
+        return SageMakerPostTransport(endpoint, boto3.client("sagemaker-runtime", region_name=region))
+    raise typer.BadParameter(f"{kind!r}: choose bidi or post", param_hint="--transport")
+
+
+@app.command("demo")
+def demo(
+    out: Annotated[Path, typer.Option(help="Where to write the streamed reply.")] = Path("demo.wav"),
+    tokens_per_second: Annotated[float, typer.Option(help="Simulated LLM speed.")] = 40.0,
+) -> None:
+    """Start a local server (embedded model), stream a sample reply as an LLM would, compare with waiting."""
+    from .demo import run_demo
+
+    typer.echo("starting a local speech server on the embedded Kokoro-82M (first run builds it once)...")
+    result = run_demo(out, tokens_per_second)
+    streaming, waiting = result.streaming, result.waiting
+    typer.echo(f"reply streamed at {tokens_per_second:g} tokens/s, {streaming.audio_s:.1f} s of speech → {out}")
+    typer.echo(f"  time to first audio, streaming sentences:   {streaming.first_audio_s * 1000:6.0f} ms")
+    typer.echo(f"  time to first audio, waiting for full text: {waiting.first_audio_s * 1000:6.0f} ms")
+    typer.echo(f"  streaming starts speaking {waiting.first_audio_s / streaming.first_audio_s:.1f}x sooner")
+
+
 def main() -> None:
     app()

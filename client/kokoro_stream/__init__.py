@@ -1,5 +1,7 @@
 """Kokoro streaming speech client: agent text in, audio out, over one persistent session."""
 
+from .sagemaker_bidi_transport import SageMakerBidiTransport
+from .sagemaker_post_transport import SageMakerPostTransport
 from .speaker import AudioChunk, Reply, Speaker
 from .transport import ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
 from .websocket_transport import WebSocketTransport
@@ -7,6 +9,8 @@ from .websocket_transport import WebSocketTransport
 __all__ = [
     "AudioChunk",
     "Reply",
+    "SageMakerBidiTransport",
+    "SageMakerPostTransport",
     "ServerError",
     "Speaker",
     "SpeechError",

@@ -120,7 +120,10 @@ class SageMakerPostTransport:
         """Run one streamed request on a thread; hand its events to the event loop."""
 
         def put(item: Event | BaseException | None) -> None:
-            loop.call_soon_threadsafe(request.events.put_nowait, item)
+            try:
+                loop.call_soon_threadsafe(request.events.put_nowait, item)
+            except RuntimeError:
+                request.cancel.set()  # the event loop is gone: nobody is listening any more
 
         rebuffer = PayloadRebuffer(SAMPLE_BYTES.get(str(body.get("format", "pcm16")), 2))
         arguments = {"EndpointName": self.endpoint_name, "Body": json.dumps(body), "ContentType": "application/json"}
@@ -130,7 +133,7 @@ class SageMakerPostTransport:
             response = self._client.invoke_endpoint_with_response_stream(**arguments)
             put(Control({"type": "start", "id": request.id}))
             for event in response["Body"]:
-                if request.cancel.is_set():
+                if request.cancel.is_set():  # canceled, or the session is gone
                     response["Body"].close()
                     return
                 for item in stream_events(event, rebuffer):

@@ -28,9 +28,9 @@ import aiohttp
 from kokoro_server.chunker import chunk_text
 from kokoro_server.engine import SAMPLE_RATE, Engine
 from kokoro_server.model_cache import verify_directory
+from kokoro_stream.corpus import AGENT_REPLIES as CORPUS
 
 SHORT = "Sure, I can help with that."
-CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "agent_replies.jsonl"
 
 
 def free_port() -> int:

@@ -17,10 +17,9 @@ from pathlib import Path
 
 from kokoro_server.settings import ServerSettings
 from kokoro_stream.background_server import BackgroundServer
+from kokoro_stream.corpus import AGENT_REPLIES as CORPUS
 from kokoro_stream.demo import compare
 from kokoro_stream.say import llm_tokens
-
-CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "agent_replies.jsonl"
 
 
 def main() -> None:

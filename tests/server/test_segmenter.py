@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from kokoro_server.segmenter import SentenceSegmenter, sentences_from_stream, split_sentences
-
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "agent_replies.jsonl"
+from kokoro_stream.corpus import load_replies
 
 
 def corpus() -> dict[str, str]:
-    rows = (json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip())
-    return {row["id"]: row["text"] for row in rows}
+    return load_replies()
 
 
 def stripped(text: str) -> list[str]:

@@ -1,51 +1,24 @@
 """The POST transport: real server output, cut into PayloadParts at random points, re-buffered.
 
-A stand-in for boto3's ``sagemaker-runtime`` client makes the real POST /invocations to the
-local server and yields its body as boto3 yields an event stream: ``{"PayloadPart": {"Bytes"}}``
-dicts whose boundaries fall anywhere, odd byte counts included. No AWS call is made.
+``LocalRuntimeClient`` answers like boto3's ``sagemaker-runtime`` client: it makes the real POST
+/invocations to the local server and yields the body as ``{"PayloadPart": {"Bytes"}}`` events
+whose boundaries fall anywhere, odd byte counts included. No AWS call is made.
 """
 
 from __future__ import annotations
 
-import http.client
 import json
 import random
-from typing import Any
 
 import pytest
-from botocore.exceptions import ClientError
 
 from kokoro_stream import Speaker, WebSocketTransport
+from kokoro_stream.local_runtime import LocalRuntimeClient
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport, stream_events
 from kokoro_stream.transport import Audio, ServerError, TransportClosed
 from tests.server.speech import run
 
 TEXT = "Your balance is twelve dollars. The payment clears tomorrow. Anything else?"
-
-
-class StandInRuntimeClient:
-    def __init__(self, port: int, seed: int = 5) -> None:
-        self.port = port
-        self.rng = random.Random(seed)
-        self.calls: list[dict[str, Any]] = []
-
-    def invoke_endpoint_with_response_stream(self, **arguments: Any) -> dict[str, Any]:
-        self.calls.append(arguments)
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        connection.request("POST", "/invocations", arguments["Body"], {"Content-Type": arguments["ContentType"]})
-        response = connection.getresponse()
-        if response.status != 200:
-            body = response.read().decode()
-            error = {"Error": {"Code": "ModelError", "Message": "model error"}, "OriginalMessage": body}
-            raise ClientError(error, "InvokeEndpointWithResponseStream")
-        return {"Body": self._parts(response)}
-
-    def _parts(self, response: http.client.HTTPResponse):
-        while data := response.read1(65536):
-            while data:
-                cut = self.rng.randint(1, max(1, min(len(data), 777)))
-                yield {"PayloadPart": {"Bytes": data[:cut]}}
-                data = data[cut:]
 
 
 def test_rebuffer_returns_whole_samples_whatever_the_cuts(server, idle_after):
@@ -85,7 +58,7 @@ def test_speech_over_post_matches_the_websocket_session(server, idle_after):
             totals[chunk.text] = totals.get(chunk.text, 0) + len(chunk.audio)
         return list(totals.items())
 
-    client = StandInRuntimeClient(server.server.port)
+    client = LocalRuntimeClient(server.url, cut=random.Random(5))
     via_post = run(speak(SageMakerPostTransport("kokoro-tts", client)))
     direct = run(speak(WebSocketTransport(server.ws_url)))
     assert via_post == direct and len(via_post) == 3  # same sentences, same order, same audio
@@ -95,7 +68,7 @@ def test_speech_over_post_matches_the_websocket_session(server, idle_after):
 
 def test_a_server_error_on_post_surfaces_as_a_typed_error(server, idle_after):
     async def speak():
-        transport = SageMakerPostTransport("kokoro-tts", StandInRuntimeClient(server.server.port))
+        transport = SageMakerPostTransport("kokoro-tts", LocalRuntimeClient(server.url, cut=random.Random(5)))
         async with Speaker(transport, speed=5.0) as speaker:
             return [chunk async for chunk in speaker.speak("Too fast to say.")]
 

@@ -1,0 +1,1 @@
+"""`kokoro-stream bench`: time to first audio, playback stalls, throughput and fairness."""

@@ -1,0 +1,61 @@
+"""Building the bench's target: a local server (started here or given by URL) or an endpoint."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from kokoro_server.engine import Engine
+from kokoro_server.model_cache import verify_directory
+from kokoro_server.settings import ServerSettings
+
+from ..background_server import BackgroundServer
+from ..local_runtime import LocalRuntimeClient
+from .strategies import Target
+
+LOCAL_ENDPOINT = "local"
+
+
+def _engine(model_dir: Path | None) -> Engine:
+    if model_dir is None:
+        from kokoro_server.embedded_model import model_directory
+
+        model_dir = model_directory()
+    return Engine(model_dir, verify_directory(model_dir))
+
+
+@contextlib.contextmanager
+def open_target(
+    url: str | None, endpoint: str | None, region: str | None, voice: str, model_dir: Path | None = None
+) -> Iterator[tuple[Target, dict[str, str]]]:
+    """Yield the target and a description of it; a local server started here is stopped after."""
+    engine = _engine(model_dir)
+    if endpoint is not None:
+        import boto3
+
+        from ..sagemaker_bidi_transport import SageMakerBidiTransport
+
+        runtime = boto3.client("sagemaker-runtime", region_name=region)
+        region = runtime.meta.region_name
+        target = Target(lambda: SageMakerBidiTransport(endpoint, region), runtime, endpoint, engine, voice)
+        yield target, {"target": f"SageMaker endpoint {endpoint} ({region})", "server_device": "endpoint"}
+        return
+    with contextlib.ExitStack() as stack:
+        if url is None:
+            settings = ServerSettings(host="127.0.0.1", port=0, model_dir=model_dir)
+            url = stack.enter_context(BackgroundServer(settings)).url
+            where = "local server started by the bench (embedded model)"
+        else:
+            where = f"server at {url}"
+        url = url.rstrip("/")
+        ws_url = url.replace("http://", "ws://").replace("https://", "wss://") + "/invocations-bidirectional-stream"
+        with urllib.request.urlopen(f"{url}/ping", timeout=10) as response:
+            device = json.load(response).get("device", "?")
+
+        from ..websocket_transport import WebSocketTransport
+
+        target = Target(lambda: WebSocketTransport(ws_url), LocalRuntimeClient(url), LOCAL_ENDPOINT, engine, voice)
+        yield target, {"target": where, "server_device": device}

@@ -17,10 +17,10 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from kokoro_server.audio import DEFAULT_RATES, FORMATS, AudioFormat
+
 from .transport import Audio, Control, Event, TransportClosed
 
-SAMPLE_BYTES = {"pcm16": 2, "mulaw": 1, "wav": 2}
-DEFAULT_RATES = {"pcm16": 24000, "wav": 24000, "mulaw": 8000}
 _WAKE = Control({"type": "wake"})  # internal: new work or a cancel for a waiting receive
 
 
@@ -66,7 +66,7 @@ class SageMakerPostTransport:
         await self.close()
         self._closing = False
         self._local = asyncio.Queue()
-        return {"type": "ready", "sample_rate": 24000, "formats": list(SAMPLE_BYTES), "transport": "post"}
+        return {"type": "ready", "sample_rate": 24000, "formats": list(FORMATS), "transport": "post"}
 
     async def send(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -125,7 +125,8 @@ class SageMakerPostTransport:
             except RuntimeError:
                 request.cancel.set()  # the event loop is gone: nobody is listening any more
 
-        rebuffer = PayloadRebuffer(SAMPLE_BYTES.get(str(body.get("format", "pcm16")), 2))
+        encoding = str(body.get("format", "pcm16"))
+        rebuffer = PayloadRebuffer(AudioFormat(encoding, DEFAULT_RATES.get(encoding, 24000)).sample_bytes)
         arguments = {"EndpointName": self.endpoint_name, "Body": json.dumps(body), "ContentType": "application/json"}
         if self.target_variant:
             arguments["TargetVariant"] = self.target_variant

@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from kokoro_server.audio import AudioFormat
+
 from .speaker import Speaker
 
 # LLM tokens average about four characters of English; this cuts text the same way.
@@ -42,7 +44,7 @@ class Spoken:
 
     @property
     def audio_s(self) -> float:
-        return len(self.audio) / (self.sample_rate * (1 if self.format == "mulaw" else 2))
+        return AudioFormat(self.format, self.sample_rate).duration_ms(len(self.audio)) / 1000
 
 
 async def speak(

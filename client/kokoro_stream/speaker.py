@@ -62,7 +62,6 @@ class Reply:
     _outstanding: int = 0
     _ended: bool = False
     _finished: bool = False
-    sentences: list[str] = field(default_factory=list)
 
     async def feed(self, delta: str) -> None:
         """Add text; each sentence it completes is sent at once."""
@@ -81,7 +80,6 @@ class Reply:
         self._maybe_finish()
 
     async def _send(self, sentence: str) -> None:
-        self.sentences.append(sentence)
         self._outstanding += 1
         await self._speaker._send_speak(self, sentence)
 

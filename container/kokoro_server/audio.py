@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import soxr
 
-MODEL_RATE = 24000
+from .model_cache import SAMPLE_RATE as MODEL_RATE
+
 FORMATS = ("pcm16", "wav", "mulaw")
 SAMPLE_RATES = (8000, 16000, 22050, 24000)
 DEFAULT_RATES = {"pcm16": 24000, "wav": 24000, "mulaw": 8000}
@@ -31,8 +32,12 @@ class AudioFormat:
     sample_rate: int
 
     @property
+    def sample_bytes(self) -> int:
+        return 1 if self.encoding == "mulaw" else 2
+
+    @property
     def bytes_per_second(self) -> int:
-        return self.sample_rate * (1 if self.encoding == "mulaw" else 2)
+        return self.sample_rate * self.sample_bytes
 
     @property
     def content_type(self) -> str:

@@ -20,13 +20,12 @@ from kokoro_onnx.config import DEFAULT_VOCAB, MAX_PHONEME_LENGTH
 from kokoro_onnx.session import embedded_vocab, input_dtypes
 from kokoro_onnx.tokenizer import Tokenizer
 
-from .model_cache import Manifest, voice_files
+from .model_cache import SAMPLE_RATE, Manifest, voice_files
 from .text import speakable
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
 
-SAMPLE_RATE = 24000
 SPEED_RANGE = (0.5, 2.0)
 STYLE_DIM = 256
 FADE_SECONDS = 0.004
@@ -49,6 +48,11 @@ LANGUAGES = {
 }
 CudnnAlgoSearch = Literal["HEURISTIC", "DEFAULT", "EXHAUSTIVE"]
 Device = Literal["auto", "cuda", "cpu"]
+
+
+def language_of(voice: str) -> str:
+    """The espeak-ng language of a Kokoro voice (its first letter); American English if unknown."""
+    return LANGUAGES.get(voice[:1], "en-us")
 
 
 class NothingToSpeak(ValueError):
@@ -129,7 +133,7 @@ class Engine:
         return "cuda" if self.providers[0] == "CUDAExecutionProvider" else "cpu"
 
     def phonemize(self, text: str, voice: str) -> str:
-        language = LANGUAGES.get(voice[:1], "en-us")
+        language = language_of(voice)
         phonemes = self._tokenizer.phonemize(speakable(text, language), language)
         if not phonemes.strip(" .,;:!?—…\"'()"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")

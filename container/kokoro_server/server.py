@@ -45,11 +45,10 @@ def model_directory(settings: ServerSettings) -> Path:
     return embedded()
 
 
-def load_engine(settings: ServerSettings) -> Engine:
-    """Verify every file, load the model and voices, warm up; raise with a clear reason on failure."""
+def load_engine(settings: ServerSettings, workers: int) -> Engine:
+    """Verify every file and load the model and voices; raise with a clear reason on failure."""
     directory = model_directory(settings)
     manifest = verify_directory(directory)
-    workers = worker_count(settings)
     threads = 0 if settings.device == "cuda" else max(1, (os.cpu_count() or 1) // workers)
     options = EngineOptions(settings.device, settings.cudnn_conv_algo_search, threads)
     engine = Engine(directory, manifest, options)
@@ -88,7 +87,7 @@ class Server:
         self.port = self._runner.addresses[0][1]
         telemetry.event("listening", host=self.settings.host, port=self.port)
         try:
-            engine = await asyncio.to_thread(load_engine, self.settings)
+            engine = await asyncio.to_thread(load_engine, self.settings, self.runtime.scheduler.workers)
             warm_seconds = await asyncio.to_thread(engine.warm_up)
         except BaseException as error:
             self.failed = error

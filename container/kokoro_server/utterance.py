@@ -16,7 +16,7 @@ import numpy as np
 
 from .audio import StreamEncoder, wav_header
 from .chunker import chunk_text
-from .engine import LANGUAGES, Engine, NothingToSpeak
+from .engine import Engine, NothingToSpeak, language_of
 from .protocol import ProtocolError, SpeechOptions
 from .scheduler import Scheduler, Ticket
 from .text import speakable
@@ -59,7 +59,7 @@ class Utterance:
 
 def check_speakable(text: str, voice: str) -> None:
     """Refuse, before any work, a text in which the voice would find nothing to say."""
-    language = LANGUAGES.get(voice[:1], "en-us")
+    language = language_of(voice)
     if not any(char.isalnum() for char in speakable(text, language)):
         raise ProtocolError(
             "nothing_to_speak",

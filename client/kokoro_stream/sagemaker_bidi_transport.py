@@ -27,7 +27,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ServiceError,
 )
 
-from .transport import Audio, Control, Event, SpeechError, TransportClosed
+from .transport import Audio, Control, Event, SpeechError, TransportClosed, ready_message
 
 PORT = 8443
 
@@ -71,10 +71,7 @@ class SageMakerBidiTransport:
             raise SpeechError(f"endpoint {self.endpoint_name!r} refused the stream: {error}") from error
         except (ServiceError, OSError) as error:
             raise TransportClosed(f"cannot open a stream to endpoint {self.endpoint_name!r}: {error}") from error
-        ready = await self.receive()
-        if not isinstance(ready, Control) or ready.type != "ready":
-            raise SpeechError(f"endpoint {self.endpoint_name!r} did not start with a ready message: {ready!r}")
-        return ready.message
+        return ready_message(await self.receive(), f"endpoint {self.endpoint_name!r}")
 
     async def send(self, message: dict[str, Any]) -> None:
         if self._stream is None:

@@ -23,9 +23,9 @@ def llm_tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-async def simulated_llm(text: str, tokens_per_second: float) -> AsyncIterator[str]:
-    """Yield ``text`` as an LLM would stream it, ``tokens_per_second`` pieces a second."""
-    started = time.perf_counter()
+async def simulated_llm(text: str, tokens_per_second: float, started: float | None = None) -> AsyncIterator[str]:
+    """Yield ``text`` as an LLM would stream it, ``tokens_per_second`` pieces a second from ``started``."""
+    started = time.perf_counter() if started is None else started
     for index, token in enumerate(llm_tokens(text)):
         delay = started + index / tokens_per_second - time.perf_counter()
         if delay > 0:

@@ -50,6 +50,13 @@ class Audio:
 Event = Control | Audio
 
 
+def ready_message(event: Event, source: str) -> dict[str, Any]:
+    """The first event of a session must be ``ready``; return its message."""
+    if not isinstance(event, Control) or event.type != "ready":
+        raise SpeechError(f"{source} did not start with a ready message: {event!r}")
+    return event.message
+
+
 class Transport(Protocol):
     async def connect(self) -> dict[str, Any]:
         """Open a session; return the server's ``ready`` message."""

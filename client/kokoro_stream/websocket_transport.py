@@ -7,7 +7,7 @@ from typing import Any
 
 import aiohttp
 
-from .transport import Audio, Control, Event, SpeechError, TransportClosed
+from .transport import Audio, Control, Event, TransportClosed, ready_message
 
 
 class WebSocketTransport:
@@ -25,10 +25,7 @@ class WebSocketTransport:
         except (aiohttp.ClientError, OSError) as error:
             await self.close()
             raise TransportClosed(f"cannot open a session at {self.url}: {error}") from error
-        ready = await self.receive()
-        if not isinstance(ready, Control) or ready.type != "ready":
-            raise SpeechError(f"{self.url} did not start with a ready message: {ready!r}")
-        return ready.message
+        return ready_message(await self.receive(), self.url)
 
     async def send(self, message: dict[str, Any]) -> None:
         if self._ws is None or self._ws.closed:

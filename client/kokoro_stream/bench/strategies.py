@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from kokoro_server.chunker import chunk_text
 from kokoro_server.engine import Engine
 
 from ..sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport
-from ..say import llm_tokens
+from ..say import llm_tokens, simulated_llm
 from ..speaker import Speaker
 from ..speech_text import SpeechText
 from ..transport import Transport
@@ -42,14 +42,6 @@ class Target:
     voice: str
 
 
-async def replay(text: str, tokens_per_second: float, started: float) -> AsyncIterator[str]:
-    for index, token in enumerate(llm_tokens(text)):
-        delay = started + index / tokens_per_second - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        yield token
-
-
 def first_sentence(text: str, tokens_per_second: float) -> tuple[str, float]:
     """The first sentence a streaming client sends and when its last token arrives."""
     speech = SpeechText()
@@ -60,21 +52,32 @@ def first_sentence(text: str, tokens_per_second: float) -> tuple[str, float]:
     return sentences[0], (len(llm_tokens(text)) - 1) / tokens_per_second
 
 
-async def _session(target: Target, transport: Transport, text: str, tokens_per_second: float) -> Timeline:
+async def timed_session(
+    target: Target,
+    transport: Transport,
+    text: str,
+    tokens_per_second: float,
+    start: asyncio.Event | None = None,
+    timeout: float = 30.0,
+) -> Timeline:
+    """One reply over an open session, timed from its first token (after ``start``, if given)."""
     timeline = Timeline()
-    async with Speaker(transport, voice=target.voice) as speaker:
+    async with Speaker(transport, voice=target.voice, timeout=timeout) as speaker:
+        if start is not None:
+            await start.wait()
         started = time.perf_counter()  # the session is open already: it persists across turns
-        async for chunk in speaker.speak(replay(text, tokens_per_second, started)):
+        async for chunk in speaker.speak(simulated_llm(text, tokens_per_second, started)):
             timeline.add(time.perf_counter() - started, len(chunk.audio))
     return timeline
 
 
 async def bidi(target: Target, text: str, tokens_per_second: float) -> Timeline:
-    return await _session(target, target.transport(), text, tokens_per_second)
+    return await timed_session(target, target.transport(), text, tokens_per_second)
 
 
 async def sentence_post(target: Target, text: str, tokens_per_second: float) -> Timeline:
-    return await _session(target, SageMakerPostTransport(target.endpoint_name, target.runtime), text, tokens_per_second)
+    transport = SageMakerPostTransport(target.endpoint_name, target.runtime)
+    return await timed_session(target, transport, text, tokens_per_second)
 
 
 async def wait_full(target: Target, text: str, tokens_per_second: float) -> Timeline:
@@ -105,7 +108,7 @@ async def engine(target: Target, text: str, tokens_per_second: float) -> Timelin
 
     async def produce() -> None:
         speech = SpeechText()
-        async for token in replay(text, tokens_per_second, started):
+        async for token in simulated_llm(text, tokens_per_second, started):
             for sentence in speech.push(token):
                 sentences.put_nowait(sentence)
         for sentence in speech.flush():

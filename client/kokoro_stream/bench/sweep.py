@@ -3,28 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
-from ..speaker import Speaker
-from .strategies import Target, replay
-from .timeline import Timeline, percentile
-
-
-async def _one_session(target: Target, text: str, tokens_per_second: float, start: asyncio.Event) -> Timeline:
-    async with Speaker(target.transport(), voice=target.voice, timeout=600) as speaker:
-        await start.wait()
-        started = time.perf_counter()
-        timeline = Timeline()
-        async for chunk in speaker.speak(replay(text, tokens_per_second, started)):
-            timeline.add(time.perf_counter() - started, len(chunk.audio))
-        return timeline
+from .strategies import Target, timed_session
+from .timeline import percentile
 
 
 async def concurrency_level(target: Target, sessions: int, text: str, tokens_per_second: float) -> dict[str, Any]:
     """``sessions`` agents speaking the same reply at the same moment, each on its own session."""
     start = asyncio.Event()
-    tasks = [asyncio.create_task(_one_session(target, text, tokens_per_second, start)) for _ in range(sessions)]
+    tasks = [
+        asyncio.create_task(timed_session(target, target.transport(), text, tokens_per_second, start, timeout=600))
+        for _ in range(sessions)
+    ]
     await asyncio.sleep(0.2)  # let every session open first: the test is speech, not connection setup
     start.set()
     timelines = await asyncio.gather(*tasks)

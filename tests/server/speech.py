@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -30,7 +29,6 @@ class Event:
 
     message: dict[str, Any] | None = None
     audio: bytes | None = None
-    at: float = field(default_factory=time.perf_counter)
 
     @property
     def type(self) -> str:

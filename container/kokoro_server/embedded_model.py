@@ -103,11 +103,15 @@ def cache_root() -> Path:
 
 def model_directory() -> Path:
     """Return a verified model cache for the embedded default, building it on first use."""
+    return verified_model()[0]
+
+
+def verified_model() -> tuple[Path, Manifest]:
+    """The embedded model cache and its manifest, every file verified (once), built on first use."""
     directory = cache_root() / "kokoro-82m-int8-v1"
     if (directory / MANIFEST_NAME).is_file():
         try:
-            verify_directory(directory)
-            return directory
+            return directory, verify_directory(directory)
         except ModelCacheError:
             shutil.rmtree(directory)  # damaged by hand or by a full disk: rebuild from the packages
     directory.parent.mkdir(parents=True, exist_ok=True)
@@ -119,8 +123,7 @@ def model_directory() -> Path:
         except OSError:
             if not (directory / MANIFEST_NAME).is_file():  # lost a race to a concurrent build: keep the winner
                 raise
-    verify_directory(directory)
-    return directory
+    return directory, verify_directory(directory)
 
 
 def _build(staging: Path) -> None:

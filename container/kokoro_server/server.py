@@ -19,7 +19,7 @@ from aiohttp import web
 
 from . import telemetry
 from .engine import Engine, EngineOptions
-from .model_cache import verify_directory
+from .model_cache import Manifest, verify_directory
 from .routes import RUNTIME, add_routes, json_error_middleware
 from .runtime import Runtime
 from .scheduler import Scheduler
@@ -37,18 +37,18 @@ def build_app(runtime: Runtime) -> web.Application:
     return app
 
 
-def model_directory(settings: ServerSettings) -> Path:
+def verified_model(settings: ServerSettings) -> tuple[Path, Manifest]:
+    """The model directory (given, or the embedded default) with every file verified."""
     if settings.model_dir is not None:
-        return settings.model_dir
-    from .embedded_model import model_directory as embedded
+        return settings.model_dir, verify_directory(settings.model_dir)
+    from .embedded_model import verified_model as embedded
 
     return embedded()
 
 
 def load_engine(settings: ServerSettings, workers: int) -> Engine:
     """Verify every file and load the model and voices; raise with a clear reason on failure."""
-    directory = model_directory(settings)
-    manifest = verify_directory(directory)
+    directory, manifest = verified_model(settings)
     threads = 0 if settings.device == "cuda" else max(1, (os.cpu_count() or 1) // workers)
     options = EngineOptions(settings.device, settings.cudnn_conv_algo_search, threads)
     engine = Engine(directory, manifest, options)

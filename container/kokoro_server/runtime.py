@@ -44,10 +44,14 @@ class Runtime:
         if utterance.ticket.released:
             return
         utterance.ticket.release()
-        telemetry.utterance_done(
-            utterance,
-            outcome,
-            self.scheduler.stats()["queued_jobs"],
+        telemetry.utterance_done(utterance, outcome, self.settings.metrics_namespace, self.settings.endpoint_name)
+
+    def report_load(self) -> None:
+        stats = self.scheduler.stats()
+        telemetry.load_sample(
+            stats["queued_jobs"],
+            stats["active_utterances"],
+            len(self.sessions),
             self.settings.metrics_namespace,
             self.settings.endpoint_name,
         )

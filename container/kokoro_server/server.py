@@ -74,6 +74,7 @@ class Server:
         self.ready = asyncio.Event()
         self.failed: BaseException | None = None
         self._runner: web.AppRunner | None = None
+        self._load_reporter: asyncio.Task[None] | None = None
         self.port = settings.port
 
     async def start(self) -> None:
@@ -104,12 +105,21 @@ class Server:
             workers=self.runtime.scheduler.workers,
             voices=len(engine.voices),
         )
+        self._load_reporter = asyncio.create_task(self._report_load())
         self.ready.set()
+
+    async def _report_load(self) -> None:
+        """The load gauge, from ready until draining: scaling and instance health read it."""
+        while self.runtime.ready:
+            self.runtime.report_load()
+            await asyncio.sleep(self.settings.load_sample_seconds)
 
     async def stop(self) -> None:
         """Drain: refuse new work, let sessions finish within the deadline, close the rest."""
         runtime = self.runtime
         runtime.state = "draining"
+        if self._load_reporter is not None:
+            self._load_reporter.cancel()
         for session in list(runtime.sessions):
             session.close(GOING_AWAY)
         deadline = time.monotonic() + self.settings.drain_seconds

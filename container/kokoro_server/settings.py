@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import metrics
 from .engine import CudnnAlgoSearch, Device
 
 ENV_PREFIX = "KOKORO_"
@@ -32,7 +33,10 @@ class ServerSettings(BaseModel):
     max_chunk_chars: int = Field(320, ge=40, le=400)
     drain_seconds: float = Field(20.0, ge=0, le=28, description="SageMaker kills the container 30 s after SIGTERM")
     endpoint_name: str = "local"
-    metrics_namespace: str = "KokoroTTS"
+    metrics_namespace: str = metrics.NAMESPACE
+    load_sample_seconds: float = Field(
+        metrics.LOAD_SAMPLE_SECONDS, gt=0, description="how often the load gauge is sent"
+    )
 
     @property
     def max_message_bytes(self) -> int:

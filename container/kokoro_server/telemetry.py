@@ -1,7 +1,7 @@
 """Per-utterance log lines and CloudWatch Embedded Metric Format (EMF) records on stdout.
 
 SageMaker ships the container's stdout to CloudWatch Logs; EMF records there become metrics
-(time to first audio, real-time factor, queue depth) without an agent or extra permissions.
+without an agent or extra permissions. The metric names are in ``metrics``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any
 
+from . import metrics
 from .utterance import Utterance
 
 log = logging.getLogger("kokoro_server")
@@ -31,7 +32,7 @@ def event(name: str, **fields: Any) -> None:
     log.info(json.dumps({"event": name, **fields}, default=str))
 
 
-def utterance_done(utterance: Utterance, outcome: str, queue_depth: int, namespace: str, endpoint: str) -> None:
+def utterance_done(utterance: Utterance, outcome: str, namespace: str, endpoint: str) -> None:
     record = {
         "event": "utterance",
         "outcome": outcome,
@@ -46,12 +47,23 @@ def utterance_done(utterance: Utterance, outcome: str, queue_depth: int, namespa
         "rtf": utterance.rtf,
     }
     log.info(json.dumps(record))
-    values = {"QueueDepth": (queue_depth, "Count")}
+    values: dict[str, tuple[float, str]] = {}
     if utterance.ttfa_ms is not None:
-        values["TimeToFirstAudio"] = (utterance.ttfa_ms, "Milliseconds")
+        values[metrics.TIME_TO_FIRST_AUDIO] = (utterance.ttfa_ms, "Milliseconds")
     if utterance.rtf is not None:
-        values["RealTimeFactor"] = (utterance.rtf, "None")
-    log.info(json.dumps(emf(namespace, {"Endpoint": endpoint}, values)))
+        values[metrics.REAL_TIME_FACTOR] = (utterance.rtf, "None")
+    if values:
+        log.info(json.dumps(emf(namespace, {metrics.DIMENSION: endpoint}, values)))
+
+
+def load_sample(queued_jobs: int, active_utterances: int, sessions: int, namespace: str, endpoint: str) -> None:
+    """The gauge every ready server reports each LOAD_SAMPLE_SECONDS, busy or idle."""
+    values = {
+        metrics.QUEUE_DEPTH: (queued_jobs, "Count"),
+        metrics.ACTIVE_UTTERANCES: (active_utterances, "Count"),
+        metrics.SESSIONS: (sessions, "Count"),
+    }
+    log.info(json.dumps(emf(namespace, {metrics.DIMENSION: endpoint}, values)))
 
 
 def emf(namespace: str, dimensions: dict[str, str], values: dict[str, tuple[float, str]]) -> dict[str, Any]:

@@ -1,0 +1,21 @@
+"""The server's CloudWatch metrics: the contract between what the server emits and what the stacks
+alarm, scale and chart on. Both sides import these names, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+NAMESPACE = "KokoroTTS"
+DIMENSION = "Endpoint"
+
+# Per utterance, when it ends.
+TIME_TO_FIRST_AUDIO = "TimeToFirstAudio"  # milliseconds from admission to the first audio byte handed out
+REAL_TIME_FACTOR = "RealTimeFactor"  # synthesis seconds per second of audio
+
+# Per ready server, every LOAD_SAMPLE_SECONDS (a gauge, so an idle or stuck server still reports).
+QUEUE_DEPTH = "QueueDepth"  # synthesis jobs waiting for an engine worker
+ACTIVE_UTTERANCES = "ActiveUtterances"  # admitted utterances, queued or playing
+SESSIONS = "Sessions"  # open bidirectional sessions
+LOAD_SAMPLE_SECONDS = 10
+# Each ready server sends this many load samples a minute, so SampleCount(QueueDepth) over one
+# minute divided by it is the number of ready servers: instance health without another metric.
+LOAD_SAMPLES_PER_MINUTE = 60 // LOAD_SAMPLE_SECONDS

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from kokoro_server.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
 
+from . import instance_types
+
 BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
 _R = logs.RetentionDays
 LOG_RETENTION = {
@@ -47,6 +49,10 @@ ECR_IMAGE_URI = re.compile(
     r"^(?P<account>\d{12})\.dkr\.ecr\.(?P<region>[a-z0-9-]+)\.amazonaws\.com(?:\.cn)?/"
     r"(?P<repository>[a-z0-9][a-z0-9._/-]*)(?::(?P<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})|@(?P<digest>sha256:[0-9a-f]{64}))$"
 )
+
+
+# Container variables the stack sets itself: the server's metric names and dimensions depend on them.
+STACK_OWNED_ENV = frozenset({"KOKORO_ENDPOINT_NAME", "KOKORO_METRICS_NAMESPACE", "KOKORO_LOAD_SAMPLE_SECONDS"})
 
 
 class SettingsError(ValueError):
@@ -111,7 +117,28 @@ class Settings(BaseModel):
         description="1-63 letters, digits and hyphens, starting and ending with a letter or digit",
     )
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9]+\.[a-z0-9]+$", description="like ml.g5.xlarge")
-    initial_instance_count: int = Field(ge=1, le=100)
+    min_instances: int = Field(ge=1, le=100, description="1-100; a real-time endpoint keeps at least one instance")
+    max_instances: int = Field(ge=1, le=100, description="1-100; above min_instances turns autoscaling on")
+    initial_instance_count: int | None = Field(
+        default=None, ge=1, le=100, description="instances at creation, between min and max; unset: min_instances"
+    )
+    scaling_target_concurrency: float = Field(
+        gt=0, le=1000, description="concurrent requests (bidi sessions included) per instance that scaling keeps"
+    )
+    scaling_high_resolution: bool
+    scale_out_cooldown_seconds: int = Field(ge=0, le=3600, description="0-3600 seconds")
+    scale_in_cooldown_seconds: int = Field(ge=0, le=86400, description="0-86400 seconds")
+    queue_depth_scale_out: float | None = Field(
+        default=None, gt=0, description="average queued synthesis jobs per instance that adds instances; unset: off"
+    )
+    alarm_email: str | None = Field(
+        default=None, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$", description="an email address like ops@example.com"
+    )
+    alarm_5xx_errors_per_5_minutes: int = Field(ge=1, description="1 or more")
+    alarm_model_latency_p95_ms: int = Field(ge=1)
+    alarm_ttfa_p95_ms: int = Field(ge=1)
+    alarm_cpu_percent: int = Field(ge=1, le=100, description="1-100, of all the instance's vCPUs")
+    alarm_gpu_percent: int = Field(ge=1, le=100, description="1-100")
     model_source: ModelSource
     default_voice: str
     hub_endpoint: str = Field(
@@ -129,7 +156,9 @@ class Settings(BaseModel):
     model_download_timeout_seconds: int = Field(ge=60, le=3600)
     log_retention_days: int
 
-    @field_validator("model_prefix", "image_uri", mode="before")
+    @field_validator(
+        "model_prefix", "image_uri", "alarm_email", "initial_instance_count", "queue_depth_scale_out", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if value == "" else value
@@ -144,12 +173,22 @@ class Settings(BaseModel):
             )
         return value or None
 
+    @field_validator("instance_type")
+    @classmethod
+    def _known_size(cls, instance_type: str) -> str:
+        instance_types.vcpus(instance_type)  # the CPU alarm divides by it
+        return instance_type
+
     @field_validator("container_env")
     @classmethod
     def _env_names(cls, env: dict[str, str]) -> dict[str, str]:
         for name in env:
             if not re.match(r"^[A-Za-z_][A-Za-z0-9_]{0,1023}$", name):
                 raise ValueError(f"variable name {name!r} must be letters, digits and underscores")
+            if name in STACK_OWNED_ENV:
+                raise ValueError(
+                    f"{name} is set by the stack: the alarms, dashboard and scaling read the metrics it shapes"
+                )
         return env
 
     @field_validator("log_retention_days")
@@ -167,6 +206,36 @@ class Settings(BaseModel):
                 f"default_voice {self.default_voice!r} is not in the model source; choose one of: {', '.join(voices)}"
             )
         return self
+
+    @model_validator(mode="after")
+    def _consistent_scaling(self) -> Settings:
+        """Scaling settings that cannot all hold stop synth, so scaling never silently disappears."""
+        if self.max_instances < self.min_instances:
+            raise ValueError(
+                f"max_instances={self.max_instances} is below min_instances={self.min_instances}; "
+                "set max_instances >= min_instances (equal: a fixed fleet, no autoscaling)"
+            )
+        count = self.initial_instance_count
+        if count is not None and not self.min_instances <= count <= self.max_instances:
+            raise ValueError(
+                f"initial_instance_count={count} is outside min_instances..max_instances "
+                f"({self.min_instances}..{self.max_instances}); choose a count in that range or leave it unset"
+            )
+        if self.queue_depth_scale_out is not None and not self.autoscaling:
+            raise ValueError(
+                f"queue_depth_scale_out={self.queue_depth_scale_out} needs autoscaling, but max_instances equals "
+                f"min_instances ({self.min_instances}); raise max_instances or unset queue_depth_scale_out"
+            )
+        return self
+
+    @property
+    def autoscaling(self) -> bool:
+        return self.max_instances > self.min_instances
+
+    @property
+    def instance_count(self) -> int:
+        """Instances the endpoint starts with."""
+        return self.initial_instance_count or self.min_instances
 
     @property
     def log_retention(self) -> logs.RetentionDays:
@@ -224,7 +293,9 @@ def _describe(error: ValidationError) -> str:
         description = _field_description(location)
         allowed = f" ({description})" if description else ""
         message = problem["msg"].removeprefix("Value error, ")
-        if problem["type"] == "missing":
+        if not location:  # a rule across keys: its message names them
+            lines.append(message)
+        elif problem["type"] == "missing":
             lines.append(f"context key {key!r} is required{allowed}; set it in cdk.json or with -c {key}=...")
         else:
             lines.append(f"context {key}={problem.get('input')!r} is invalid: {message}{allowed}")

@@ -7,8 +7,12 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from .config import Settings
+from .constructs.alarms import EndpointAlarms
 from .constructs.bidi_image import BidiImage
-from .constructs.endpoint import Endpoint
+from .constructs.dashboard import EndpointDashboard
+from .constructs.endpoint import VARIANT_NAME, Endpoint
+from .constructs.endpoint_metrics import EndpointMetrics
+from .constructs.scaling import EndpointScaling
 from .model_cache_stack import ModelCacheStack
 
 
@@ -37,6 +41,20 @@ class EndpointStack(cdk.Stack):
             bucket=bucket,
             prefix=cache.cache.prefix,
         )
+        endpoint_metrics = EndpointMetrics(
+            endpoint_name=self.endpoint.endpoint.attr_endpoint_name,
+            variant_name=VARIANT_NAME,
+            instance_type=settings.instance_type,
+        )
+        self.scaling = (
+            EndpointScaling(self, "Scaling", settings=settings, endpoint_metrics=endpoint_metrics)
+            if settings.autoscaling
+            else None
+        )
+        self.alarms = EndpointAlarms(self, "Alarms", settings=settings, endpoint_metrics=endpoint_metrics)
+        self.dashboard = EndpointDashboard(
+            self, "Dashboard", endpoint_metrics=endpoint_metrics, alarms=list(self.alarms.alarms.values())
+        )
         outputs = {
             "EndpointName": (self.endpoint.endpoint.attr_endpoint_name, "SageMaker endpoint name"),
             "EndpointArn": (self.endpoint.endpoint.attr_endpoint_arn, "SageMaker endpoint ARN"),
@@ -45,6 +63,8 @@ class EndpointStack(cdk.Stack):
                 self.endpoint.invoke_policy.managed_policy_arn,
                 "Managed policy that lets a caller invoke this endpoint",
             ),
+            "AlarmTopicArn": (self.alarms.topic.topic_arn, "SNS topic that receives every alarm and its recovery"),
+            "DashboardName": (self.dashboard.dashboard.dashboard_name, "CloudWatch dashboard of the endpoint"),
         }
         for name, (value, description) in outputs.items():
             cdk.CfnOutput(self, name, value=value, description=description)

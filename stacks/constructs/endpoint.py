@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import aws_cdk as cdk
 from aws_cdk import aws_ecr as ecr
 from aws_cdk import aws_iam as iam
@@ -14,6 +12,7 @@ from aws_cdk import aws_sagemaker as sagemaker
 from constructs import Construct
 
 from ..config import Settings
+from ..instance_types import has_instance_storage
 from .model_cache import grant_prefix
 from .nag import acknowledge
 
@@ -24,14 +23,6 @@ INVOKE_ACTIONS = [
     "sagemaker:InvokeEndpointWithBidirectionalStream",
 ]
 METRIC_NAMESPACES = ["/aws/sagemaker/Endpoints"]
-# Instance families with local NVMe storage: SageMaker rejects a KMS key for their volumes.
-_LOCAL_STORAGE_FAMILIES = {"g5", "g6", "g6e", "p4d", "p4de", "p5", "p5e", "p5en", "trn1", "trn1n", "trn2"}
-
-
-def has_instance_storage(instance_type: str) -> bool:
-    family = instance_type.split(".")[1]
-    generation_suffix = re.sub(r"^[a-z]+\d+", "", family)
-    return family in _LOCAL_STORAGE_FAMILIES or "d" in generation_suffix
 
 
 class Endpoint(Construct):
@@ -116,7 +107,7 @@ class Endpoint(Construct):
             variant_name=VARIANT_NAME,
             model_name=model.attr_model_name,
             instance_type=settings.instance_type,
-            initial_instance_count=settings.initial_instance_count,
+            initial_instance_count=settings.instance_count,
             container_startup_health_check_timeout_in_seconds=settings.health_check_timeout_seconds,
             model_data_download_timeout_in_seconds=settings.model_download_timeout_seconds,
             routing_config=sagemaker.CfnEndpointConfig.RoutingConfigProperty(
@@ -152,6 +143,9 @@ class Endpoint(Construct):
             "Endpoint",
             endpoint_name=settings.endpoint_name,
             endpoint_config_name=config.attr_endpoint_config_name,
+            # With autoscaling, a deploy keeps the instance count scaling has set instead of resetting
+            # it to the config's initial count (the instance type and model still change).
+            retain_all_variant_properties=True if settings.autoscaling else None,
         )
         self.invoke_policy = iam.ManagedPolicy(
             self,

@@ -34,8 +34,16 @@ def test_cdk_json_defaults_describe_the_production_deployment() -> None:
 
 
 def test_command_line_strings_are_parsed_into_their_types() -> None:
-    value = settings(initial_instance_count="3", populate_model_cache="false", container_env='{"A": "1"}', image_uri="")
-    assert value.initial_instance_count == 3
+    value = settings(
+        max_instances="4",
+        initial_instance_count="3",
+        populate_model_cache="false",
+        container_env='{"A": "1"}',
+        image_uri="",
+        alarm_email="",
+    )
+    assert (value.max_instances, value.initial_instance_count, value.instance_count) == (4, 3, 3)
+    assert value.alarm_email is None
     assert value.populate_model_cache is False
     assert value.container_env == {"A": "1"}
     assert value.image_uri is None
@@ -64,10 +72,51 @@ def test_cdk_feature_flags_are_not_mistaken_for_settings() -> None:
         ({"container_env": '{"1BAD": "x"}'}, "variable name '1BAD'"),
         ({"health_check_timeout_seconds": "10"}, "greater than or equal to 60"),
         ({"instance_typ": "ml.g5.xlarge"}, "unknown context key(s) instance_typ; known keys:"),
+        ({"instance_type": "ml.g5.huge"}, "instance size 'huge' of ml.g5.huge is not medium, large, xlarge or Nxlarge"),
+        ({"max_instances": "101"}, "max_instances='101' is invalid"),
+        ({"alarm_email": "ops-at-example"}, "(an email address like ops@example.com)"),
+        ({"alarm_cpu_percent": "120"}, "alarm_cpu_percent='120' is invalid"),
+        ({"container_env": '{"KOKORO_ENDPOINT_NAME": "x"}'}, "KOKORO_ENDPOINT_NAME is set by the stack"),
+        ({"container_env": '{"KOKORO_LOAD_SAMPLE_SECONDS": "1"}'}, "KOKORO_LOAD_SAMPLE_SECONDS is set by the stack"),
     ],
 )
 def test_invalid_value_names_key_value_and_what_is_allowed(overrides, expected) -> None:
     assert expected in error_for(**overrides)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        (
+            {"min_instances": "3", "max_instances": "2"},
+            "max_instances=2 is below min_instances=3; set max_instances >= min_instances",
+        ),
+        (
+            {"initial_instance_count": "2"},
+            "initial_instance_count=2 is outside min_instances..max_instances (1..1)",
+        ),
+        (
+            {"min_instances": "2", "max_instances": "4", "initial_instance_count": "1"},
+            "initial_instance_count=1 is outside min_instances..max_instances (2..4)",
+        ),
+        (
+            {"queue_depth_scale_out": "4"},
+            "queue_depth_scale_out=4.0 needs autoscaling, but max_instances equals min_instances (1)",
+        ),
+    ],
+)
+def test_inconsistent_scaling_stops_synth_with_the_rule_it_breaks(overrides, expected) -> None:
+    message = error_for(**overrides)
+    assert expected in message
+    assert "model_source" not in message  # the rule, not a dump of the whole context
+
+
+def test_fixed_fleet_and_autoscaling_start_with_min_instances_unless_told() -> None:
+    assert (settings().autoscaling, settings().instance_count) == (False, 1)
+    fleet = settings(min_instances="3", max_instances="3")
+    assert (fleet.autoscaling, fleet.instance_count) == (False, 3)
+    scaled = settings(min_instances="2", max_instances="6")
+    assert (scaled.autoscaling, scaled.instance_count) == (True, 2)
 
 
 def test_model_source_must_pin_a_commit_not_a_branch() -> None:

@@ -242,8 +242,9 @@ def test_external_cache_has_no_populator_and_uses_the_given_prefix(tmp_path) -> 
 
 
 def test_instance_without_local_storage_gets_a_rotated_volume_key(tmp_path) -> None:
-    assembly = synthesize(tmp_path, instance_type="ml.c7i.2xlarge", initial_instance_count="2")
-    key_id, key = assembly.one("KokoroEndpoint", "AWS::KMS::Key")
+    assembly = synthesize(tmp_path, instance_type="ml.c7i.2xlarge", min_instances="2", max_instances="2")
+    keys = assembly.resources("KokoroEndpoint", "AWS::KMS::Key")
+    ((key_id, key),) = [(k, v) for k, v in keys.items() if k.startswith("EndpointVolumeKey")]
     assert key["Properties"]["EnableKeyRotation"] is True
     _, config = assembly.one("KokoroEndpoint", "AWS::SageMaker::EndpointConfig")
     assert config["Properties"]["KmsKeyId"] == {"Fn::GetAtt": [key_id, "Arn"]}

@@ -1,0 +1,134 @@
+"""Alarms on the endpoint, each sending ALARM and OK to one encrypted SNS topic (email optional)."""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from constructs import Construct
+
+from .. import instance_types
+from ..config import Settings
+from .endpoint_metrics import EndpointMetrics
+
+FIVE_MINUTES = cdk.Duration.minutes(5)
+
+
+class EndpointAlarms(Construct):
+    def __init__(self, scope: Construct, id: str, *, settings: Settings, endpoint_metrics: EndpointMetrics) -> None:
+        super().__init__(scope, id)
+        name = settings.endpoint_name
+        self._endpoint_name = name
+        self.topic = self._topic(name, settings.alarm_email)
+        m = endpoint_metrics
+        above = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
+        self.alarms: dict[str, cw.Alarm] = {}
+        self._add(
+            "Errors5xx",
+            f"{name}: {settings.alarm_5xx_errors_per_5_minutes}+ invocations failed with 5XX in 5 minutes",
+            m.errors("5XX", FIVE_MINUTES),
+            settings.alarm_5xx_errors_per_5_minutes,
+            above,
+            evaluation_periods=1,
+        )
+        self._add(
+            "ModelLatencyP95",
+            f"{name}: model latency p95 over {settings.alarm_model_latency_p95_ms} ms for 3 of 5 minutes",
+            m.model_latency("p95"),
+            settings.alarm_model_latency_p95_ms * 1000,  # SageMaker reports microseconds
+            above,
+        )
+        self._add(
+            "TimeToFirstAudioP95",
+            f"{name}: server time to first audio p95 over {settings.alarm_ttfa_p95_ms} ms for 3 of 5 minutes",
+            m.time_to_first_audio("p95"),
+            settings.alarm_ttfa_p95_ms,
+            above,
+        )
+        self._add(
+            "CpuUtilization",
+            f"{name}: CPU over {settings.alarm_cpu_percent} % of all vCPUs for 3 of 5 minutes",
+            m.cpu_percent(),
+            settings.alarm_cpu_percent,
+            above,
+        )
+        if instance_types.has_gpu(settings.instance_type):
+            self._add(
+                "GpuUtilization",
+                f"{name}: GPU over {settings.alarm_gpu_percent} % for 3 of 5 minutes",
+                m.gpu_percent(),
+                settings.alarm_gpu_percent,
+                above,
+            )
+        self._add(
+            "InstanceHealth",
+            f"{name}: fewer than {settings.min_instances} ready speech server(s) for 3 of 5 minutes "
+            "(no load samples: crashed, stuck loading the model, or the endpoint is down)",
+            m.ready_instances(),
+            settings.min_instances - 0.5,  # load samples jitter around the minute boundary
+            cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+            missing=cw.TreatMissingData.BREACHING,
+        )
+
+    def _topic(self, endpoint_name: str, email: str | None) -> sns.Topic:
+        key = kms.Key(
+            self,
+            "TopicKey",
+            enable_key_rotation=True,
+            description=f"Alarm notifications of endpoint {endpoint_name}",
+        )
+        topic = sns.Topic(self, "Topic", display_name=f"{endpoint_name} alarms", master_key=key, enforce_ssl=True)
+        # CloudWatch publishes the alarms; it needs the topic's key and, from this account only, the topic.
+        cloudwatch = iam.ServicePrincipal("cloudwatch.amazonaws.com")
+        account = cdk.Stack.of(self).account
+        key.add_to_resource_policy(
+            iam.PolicyStatement(
+                actions=["kms:Decrypt", "kms:GenerateDataKey*"],
+                principals=[cloudwatch],
+                resources=["*"],  # in a key policy, "*" is this key
+                conditions={"StringEquals": {"aws:SourceAccount": account}},
+            )
+        )
+        topic.add_to_resource_policy(
+            iam.PolicyStatement(
+                actions=["sns:Publish"],
+                principals=[cloudwatch],
+                resources=[topic.topic_arn],
+                conditions={"StringEquals": {"aws:SourceAccount": account}},
+            )
+        )
+        if email:
+            topic.add_subscription(subscriptions.EmailSubscription(email))
+        return topic
+
+    def _add(
+        self,
+        id: str,
+        description: str,
+        metric: cw.IMetric,
+        threshold: float,
+        comparison: cw.ComparisonOperator,
+        *,
+        evaluation_periods: int = 5,
+        missing: cw.TreatMissingData = cw.TreatMissingData.NOT_BREACHING,
+    ) -> None:
+        alarm = cw.Alarm(
+            self,
+            id,
+            alarm_name=f"{self._endpoint_name}-{id}",
+            alarm_description=description,
+            metric=metric,
+            threshold=threshold,
+            comparison_operator=comparison,
+            evaluation_periods=evaluation_periods,
+            datapoints_to_alarm=min(3, evaluation_periods),
+            treat_missing_data=missing,
+        )
+        action = cw_actions.SnsAction(self.topic)
+        alarm.add_alarm_action(action)
+        alarm.add_ok_action(action)
+        self.alarms[id] = alarm

@@ -1,0 +1,71 @@
+"""Application Auto Scaling of the variant's instance count: track concurrency, optionally step on queue depth."""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_applicationautoscaling as appscaling
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+from ..config import Settings
+from .endpoint_metrics import CONCURRENCY, EndpointMetrics
+
+SERVICE_LINKED_ROLE = (
+    "role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/"
+    "AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint"
+)
+
+
+class EndpointScaling(Construct):
+    """Only created when max_instances > min_instances."""
+
+    def __init__(self, scope: Construct, id: str, *, settings: Settings, endpoint_metrics: EndpointMetrics) -> None:
+        super().__init__(scope, id)
+        stack = cdk.Stack.of(self)
+        self.target = appscaling.ScalableTarget(
+            self,
+            "Target",
+            service_namespace=appscaling.ServiceNamespace.SAGEMAKER,
+            resource_id=f"endpoint/{endpoint_metrics.endpoint_name}/variant/{endpoint_metrics.variant_name}",
+            scalable_dimension="sagemaker:variant:DesiredInstanceCount",
+            min_capacity=settings.min_instances,
+            max_capacity=settings.max_instances,
+            # Naming the service-linked role lets Application Auto Scaling create it on first use.
+            role=iam.Role.from_role_arn(
+                self, "ServiceLinkedRole", stack.format_arn(service="iam", region="", resource=SERVICE_LINKED_ROLE)
+            ),
+        )
+        # Requests in flight, not invocations per minute: a bidi session is one long request.
+        if settings.scaling_high_resolution:
+            tracked = {
+                "predefined_metric": (
+                    appscaling.PredefinedMetric.SAGEMAKER_VARIANT_CONCURRENT_REQUESTS_PER_MODEL_HIGH_RESOLUTION
+                )
+            }
+        else:
+            tracked = {"custom_metric": endpoint_metrics.concurrency()}
+        self.concurrency_policy = self.target.scale_to_track_metric(
+            "Concurrency",
+            target_value=settings.scaling_target_concurrency,
+            scale_out_cooldown=cdk.Duration.seconds(settings.scale_out_cooldown_seconds),
+            scale_in_cooldown=cdk.Duration.seconds(settings.scale_in_cooldown_seconds),
+            policy_name=f"{endpoint_metrics.endpoint_name}-{CONCURRENCY}",
+            **tracked,
+        )
+        self.queue_policy: appscaling.StepScalingPolicy | None = None
+        if settings.queue_depth_scale_out is not None:
+            threshold = settings.queue_depth_scale_out
+            # Scale-out only: scale-in stays with the target-tracking policy, which is slow and safe.
+            self.queue_policy = self.target.scale_on_metric(
+                "QueueDepth",
+                metric=endpoint_metrics.queue_depth(),
+                scaling_steps=[
+                    appscaling.ScalingInterval(upper=threshold, change=0),
+                    appscaling.ScalingInterval(lower=threshold, change=1),
+                    appscaling.ScalingInterval(lower=3 * threshold, change=2),
+                ],
+                adjustment_type=appscaling.AdjustmentType.CHANGE_IN_CAPACITY,
+                cooldown=cdk.Duration.seconds(settings.scale_out_cooldown_seconds),
+                evaluation_periods=2,
+                datapoints_to_alarm=2,
+            )

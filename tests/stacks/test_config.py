@@ -163,3 +163,12 @@ def test_app_exits_with_the_message_not_a_traceback() -> None:
     assert "error: invalid configuration" in result.stderr
     assert "instance_type='big' is invalid" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_readme_configuration_table_documents_every_key() -> None:
+    from stacks.config import Settings
+
+    readme = (REPO_ROOT / "README.md").read_text()
+    table = readme[readme.index("## Configuration") :]
+    undocumented = [key for key in Settings.model_fields if f"| `{key}` |" not in table]
+    assert undocumented == []

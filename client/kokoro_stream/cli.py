@@ -114,7 +114,7 @@ def say(
     except SpeechError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None
-    write_audio(spoken, out)
+    write_audio(spoken.audio, spoken.format, spoken.sample_rate, out)
     typer.echo(
         f"time to first audio {spoken.first_audio_s * 1000:.0f} ms, total {spoken.total_s:.2f} s, "
         f"{spoken.audio_s:.2f} s of audio in {spoken.sentences} sentence(s) → {out}"

@@ -43,5 +43,5 @@ def run_demo(
     settings = ServerSettings(host="127.0.0.1", port=0, model_dir=model_dir)
     with BackgroundServer(settings) as server:
         result = asyncio.run(compare(server.ws_url, text, tokens_per_second))
-    write_audio(result.streaming, out)
+    write_audio(result.streaming.audio, result.streaming.format, result.streaming.sample_rate, out)
     return result

@@ -79,13 +79,13 @@ async def speak(
     )
 
 
-def write_audio(spoken: Spoken, path: Path) -> None:
+def write_audio(audio: bytes, format: str, sample_rate: int, path: Path) -> None:
     """16-bit PCM as a WAV file; µ-law as raw G.711 bytes."""
-    if spoken.format == "mulaw":
-        path.write_bytes(spoken.audio)
+    if format == "mulaw":
+        path.write_bytes(audio)
         return
     with wave.open(str(path), "wb") as writer:
         writer.setnchannels(1)
         writer.setsampwidth(2)
-        writer.setframerate(spoken.sample_rate)
-        writer.writeframes(spoken.audio)
+        writer.setframerate(sample_rate)
+        writer.writeframes(audio)

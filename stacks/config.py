@@ -155,9 +155,21 @@ class Settings(BaseModel):
     health_check_timeout_seconds: int = Field(ge=60, le=3600)
     model_download_timeout_seconds: int = Field(ge=60, le=3600)
     log_retention_days: int
+    agent: bool
+    agent_model_id: str | None = Field(
+        default=None,
+        pattern=r"^[a-z0-9-]+(\.[a-z0-9-]+)*\.[A-Za-z0-9._:-]+$",
+        description="a Bedrock model id or inference profile id, e.g. us.anthropic.claude-haiku-4-5-20251001-v1:0",
+    )
 
     @field_validator(
-        "model_prefix", "image_uri", "alarm_email", "initial_instance_count", "queue_depth_scale_out", mode="before"
+        "model_prefix",
+        "image_uri",
+        "alarm_email",
+        "initial_instance_count",
+        "queue_depth_scale_out",
+        "agent_model_id",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
@@ -208,8 +220,8 @@ class Settings(BaseModel):
         return self
 
     @model_validator(mode="after")
-    def _consistent_scaling(self) -> Settings:
-        """Scaling settings that cannot all hold stop synth, so scaling never silently disappears."""
+    def _consistent_settings(self) -> Settings:
+        """Settings that cannot hold together stop synth: scaling never silently disappears."""
         if self.max_instances < self.min_instances:
             raise ValueError(
                 f"max_instances={self.max_instances} is below min_instances={self.min_instances}; "
@@ -220,6 +232,11 @@ class Settings(BaseModel):
             raise ValueError(
                 f"initial_instance_count={count} is outside min_instances..max_instances "
                 f"({self.min_instances}..{self.max_instances}); choose a count in that range or leave it unset"
+            )
+        if self.agent and self.agent_model_id is None:
+            raise ValueError(
+                "agent=true needs the Bedrock model the agent thinks with: "
+                "-c agent_model_id=<model or inference profile id>, e.g. us.anthropic.claude-haiku-4-5-20251001-v1:0"
             )
         if self.queue_depth_scale_out is not None and not self.autoscaling:
             raise ValueError(

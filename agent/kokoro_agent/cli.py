@@ -20,7 +20,6 @@ app = typer.Typer(
 
 LOCAL_PROMPT = "How does streaming speech make a voice agent feel faster?"
 LOCAL_TOKENS_PER_SECOND = 40.0  # a typical hosted LLM streams 30 to 100 tokens a second
-LOCAL_FIRST_TOKEN_MS = 400.0  # and starts after a few hundred milliseconds
 
 
 @app.command()
@@ -46,16 +45,17 @@ def local(
     prompt: Annotated[str, typer.Option(help="What to ask.")] = LOCAL_PROMPT,
     out: Annotated[Path, typer.Option(help="Where to write the streamed answer's audio.")] = Path("agent.wav"),
     tokens_per_second: Annotated[float, typer.Option(help="The scripted LLM's speed.")] = LOCAL_TOKENS_PER_SECOND,
+    answer: Annotated[str | None, typer.Option(help="The scripted LLM's answer (default: a sample).")] = None,
     keep_serving: Annotated[bool, typer.Option(help="Keep the agent running for your own requests.")] = False,
 ) -> None:
     """Run the agent here: a scripted LLM, the local speech server; compare stream and batch modes."""
-    from .local import run_local, serve_local
+    from .local import SCRIPTED_ANSWER, run_local, serve_local
 
     typer.echo("starting the local speech server (embedded Kokoro-82M) and the agent...")
     if keep_serving:
-        serve_local(tokens_per_second, on_ready=lambda url: typer.echo(_serving_help(url)))
+        serve_local(tokens_per_second, answer or SCRIPTED_ANSWER, on_ready=lambda url: typer.echo(_serving_help(url)))
         return
-    comparison = run_local(prompt, out, tokens_per_second)
+    comparison = run_local(prompt, out, tokens_per_second, answer or SCRIPTED_ANSWER)
     for name, result in (("stream", comparison.stream), ("batch", comparison.batch)):
         summary = result.summary
         typer.echo(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from .app import app_from_settings
 from .background import BackgroundAgent
 from .invoke import TurnResult, run_turn
 from .settings import AgentSettings
+
+QUIET_LOGGERS = ("bedrock_agentcore.app",)  # one line per request: noise in a terminal demo
 
 SCRIPTED_ANSWER = (
     "Great question! A voice agent feels slow when speech waits for the whole answer. Here, each "
@@ -48,18 +51,28 @@ async def compare(agent_url: str, prompt: str) -> LocalComparison:
     return LocalComparison(stream, batch)
 
 
-def run_local(prompt: str, out: Path, tokens_per_second: float, model_dir: Path | None = None) -> LocalComparison:
-    with BackgroundServer(ServerSettings(host="127.0.0.1", port=0, model_dir=model_dir)) as speech:
-        with BackgroundAgent(app_from_settings(local_settings(speech.ws_url, tokens_per_second))) as agent:
+def quiet() -> None:
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def run_local(prompt: str, out: Path, tokens_per_second: float, answer: str = SCRIPTED_ANSWER) -> LocalComparison:
+    """Ask once streaming and once in batch mode (separate sessions); write the streamed audio."""
+    quiet()
+    with BackgroundServer(ServerSettings(host="127.0.0.1", port=0)) as speech:
+        settings = local_settings(speech.ws_url, tokens_per_second, script=answer)
+        with BackgroundAgent(app_from_settings(settings)) as agent:
             comparison = asyncio.run(compare(agent.url, prompt))
     summary = comparison.stream.summary
     write_audio(bytes(comparison.stream.audio), summary["format"], summary["sample_rate"], out)
     return comparison
 
 
-def serve_local(tokens_per_second: float, on_ready: Callable[[str], None]) -> None:
+def serve_local(tokens_per_second: float, answer: str, on_ready: Callable[[str], None]) -> None:
+    quiet()
     with BackgroundServer(ServerSettings(host="127.0.0.1", port=0)) as speech:
-        with BackgroundAgent(app_from_settings(local_settings(speech.ws_url, tokens_per_second))) as agent:
+        settings = local_settings(speech.ws_url, tokens_per_second, script=answer)
+        with BackgroundAgent(app_from_settings(settings)) as agent:
             on_ready(agent.url)
             try:
                 threading.Event().wait()

@@ -167,3 +167,23 @@ def test_unreachable_speech_server_is_a_503_that_names_it(server) -> None:
     assert answer["status"] == 503 and answer["code"] == "speech_unavailable"
     assert "cannot reach the speech server" in answer["message"]
     assert time.monotonic() - started < 30
+
+
+def test_local_command_runs_the_agent_end_to_end_and_compares_modes(embedded_model_dir, tmp_path) -> None:
+    """`kokoro-agent local`, the README's one command, with a short scripted answer."""
+    import wave
+
+    from typer.testing import CliRunner
+
+    from kokoro_agent.cli import app
+
+    out = tmp_path / "agent.wav"
+    args = ["local", "--answer", SCRIPTED_ANSWER, "--tokens-per-second", "20", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = {line.split()[0]: line for line in result.output.splitlines() if line.startswith(("  stream ", "  batch "))}
+    assert set(lines) == {"stream", "batch"} and "first audio" in lines["stream"]
+    assert "starts speaking" in result.output and "x sooner" in result.output
+    with wave.open(str(out)) as reader:
+        assert reader.getframerate() == 24_000
+        assert plausible_duration(SCRIPTED_ANSWER, reader.getnframes() / 24_000)

@@ -30,9 +30,9 @@ def test_nag_check_fails_on_a_new_unacknowledged_finding(tmp_path: Path, monkeyp
     original = conftest.build_app
 
     def with_sloppy_bucket(app, settings, env=None):
-        cache, endpoint = original(app, settings, env)
-        s3.Bucket(cache, "Sloppy")
-        return cache, endpoint
+        stacks = original(app, settings, env)
+        s3.Bucket(stacks.cache, "Sloppy")
+        return stacks
 
     monkeypatch.setattr(conftest, "build_app", with_sloppy_bucket)
     with pytest.raises(RuntimeError, match="AwsSolutions-S1"):

@@ -1,0 +1,136 @@
+"""The agent's settings, its image, and its AgentCore Runtime client, without the speech server."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import boto3
+import pytest
+from botocore.response import StreamingBody
+from botocore.stub import Stubber
+
+from kokoro_agent.runtime_invoke import invoke_runtime
+from kokoro_agent.settings import AgentSettingsError, agent_settings_from_env
+
+ROOT = Path(__file__).resolve().parents[2]
+AGENT = ROOT / "agent"
+# Imported only when present: jsonschema's format checkers use it if a test tool installed it.
+OPTIONAL_IMPORTS = {"jsonpointer"}
+
+
+def test_settings_need_one_text_source_and_one_speech_server() -> None:
+    with pytest.raises(AgentSettingsError, match="set exactly one of KOKORO_AGENT_MODEL_ID .* and KOKORO_AGENT_SCRIPT"):
+        agent_settings_from_env({"KOKORO_AGENT_TTS_URL": "ws://127.0.0.1:8080/x"})
+    with pytest.raises(AgentSettingsError, match="set exactly one of KOKORO_AGENT_TTS_ENDPOINT"):
+        agent_settings_from_env({"KOKORO_AGENT_SCRIPT": "Hi."})
+    with pytest.raises(AgentSettingsError, match="KOKORO_AGENT_TTS_ENDPOINT needs a region: set AWS_REGION"):
+        agent_settings_from_env({"KOKORO_AGENT_MODEL_ID": "amazon.nova-lite-v1:0", "KOKORO_AGENT_TTS_ENDPOINT": "tts"})
+    with pytest.raises(AgentSettingsError, match="KOKORO_AGENT_TOKENS_PER_SECOND='fast' is invalid"):
+        agent_settings_from_env(
+            {"KOKORO_AGENT_SCRIPT": "Hi.", "KOKORO_AGENT_TTS_URL": "ws://h/x", "KOKORO_AGENT_TOKENS_PER_SECOND": "fast"}
+        )
+    deployed = agent_settings_from_env(
+        {
+            "KOKORO_AGENT_MODEL_ID": "amazon.nova-lite-v1:0",
+            "KOKORO_AGENT_TTS_ENDPOINT": "tts",
+            "AWS_REGION": "eu-west-1",
+        }
+    )
+    assert (deployed.model_id, deployed.tts_endpoint, deployed.region) == ("amazon.nova-lite-v1:0", "tts", "eu-west-1")
+
+
+def test_serve_with_invalid_settings_exits_2_naming_them() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "kokoro_agent", "serve"],
+        env={"PATH": "/usr/bin:/bin", "KOKORO_AGENT_SCRIPT": "Hi."},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "KOKORO_AGENT_TTS_ENDPOINT" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_runtime_client_reads_the_event_stream_as_it_arrives() -> None:
+    client = boto3.client(
+        "bedrock-agentcore", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    events = [{"type": "text", "text": "Hi."}, {"type": "audio", "seq": 0, "audio": "AAA="}, {"type": "done"}]
+    body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+    arn = "arn:aws:bedrock-agentcore:us-east-1:123456789012:runtime/kokoro_tts_agent-abc123"
+    session = "kokoro-agent-0123456789abcdef0123456789abcdef"
+    with Stubber(client) as stub:
+        stub.add_response(
+            "invoke_agent_runtime",
+            {
+                "response": StreamingBody(io.BytesIO(body), len(body)),
+                "contentType": "text/event-stream",
+                "runtimeSessionId": session,
+                "statusCode": 200,
+            },
+            {
+                "agentRuntimeArn": arn,
+                "runtimeSessionId": session,
+                "qualifier": "live",
+                "contentType": "application/json",
+                "accept": "text/event-stream",
+                "payload": json.dumps({"prompt": "Hello"}).encode(),
+            },
+        )
+
+        async def collect():
+            return [
+                event
+                async for event in invoke_runtime(arn, {"prompt": "Hello"}, session, qualifier="live", client=client)
+            ]
+
+        assert asyncio.run(collect()) == events
+
+
+def requirement_pins(path: Path) -> dict[str, str]:
+    pins = re.findall(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s\\]+)", path.read_text(), re.MULTILINE)
+    return {name.lower().replace("_", "-"): version for name, version in pins}
+
+
+def test_agent_image_pins_match_the_tests_and_install_by_hash() -> None:
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    locked = {package["name"]: package["version"] for package in lock["package"]}
+    for name, version in requirement_pins(AGENT / "requirements.in").items():
+        assert locked[name] == version, f"{name}: image {version}, uv.lock {locked[name]}"
+    dockerfile = (AGENT / "Dockerfile").read_text()
+    assert "--require-hashes" in dockerfile and "--no-deps" in dockerfile
+    assert dockerfile.index("requirements.txt") < dockerfile.index("COPY agent/kokoro_agent/")
+    assert '["python", "-m", "kokoro_agent"]' in dockerfile
+
+
+def test_every_module_the_agent_imports_is_installed_by_its_image() -> None:
+    probe = (
+        "import sys, importlib\n"
+        "for m in ('app', 'cli', 'invoke', 'runtime_invoke', 'scripted_model', 'settings', 'turn'):\n"
+        "    importlib.import_module('kokoro_agent.' + m)\n"
+        "print('\\n'.join(sorted({n.split('.')[0] for n in sys.modules})))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, cwd=ROOT)
+    owners = packages_distributions()
+    image = requirement_pins(AGENT / "requirements.txt")
+    ours = {"kokoro_agent", "kokoro_stream", "kokoro_server"}
+    missing = [
+        f"{module} (from {distribution})"
+        for module in loaded.stdout.split()
+        if module not in sys.stdlib_module_names
+        and not module.startswith("_")
+        and module not in ours | OPTIONAL_IMPORTS
+        for distribution in owners.get(module, [])
+        if distribution.lower().replace("_", "-") not in image
+    ]
+    assert not missing, f"imported by the agent but not installed in its image: {missing}"
+    assert "onnxruntime" not in loaded.stdout.split()  # the agent never loads the speech engine

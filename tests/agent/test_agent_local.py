@@ -9,11 +9,13 @@ from collections.abc import Iterator
 import aiohttp
 import pytest
 
-from kokoro_agent.app import app_from_settings
+from kokoro_agent.app import app_from_settings, build_app
 from kokoro_agent.background import BackgroundAgent
 from kokoro_agent.invoke import SESSION_HEADER, TurnResult, invoke, run_turn
 from kokoro_agent.local import local_settings
+from kokoro_agent.scripted_model import ScriptedModel
 from kokoro_server.segmenter import split_sentences
+from kokoro_stream.websocket_transport import WebSocketTransport
 from tests.local_server import RunningServer, wait_until_idle
 from tests.server.speech import plausible_duration, run
 
@@ -187,3 +189,39 @@ def test_local_command_runs_the_agent_end_to_end_and_compares_modes(embedded_mod
     with wave.open(str(out)) as reader:
         assert reader.getframerate() == 24_000
         assert plausible_duration(SCRIPTED_ANSWER, reader.getnframes() / 24_000)
+
+
+class BrokenModel(ScriptedModel):
+    """Writes a few tokens, then fails as a throttled or unreachable model would."""
+
+    async def stream(self, *args, **kwargs):
+        async for count, event in _numbered(super().stream(*args, **kwargs)):
+            yield event
+            if count == 8:
+                raise RuntimeError("model throttled")
+
+
+async def _numbered(events):
+    count = 0
+    async for event in events:
+        yield count, event
+        count += 1
+
+
+def test_a_model_failure_mid_answer_ends_the_turn_with_an_error_and_the_session_stays_usable(server) -> None:
+    settings = local_settings(server.ws_url, tokens_per_second=40, script=SCRIPTED_ANSWER)
+    app = build_app(settings, lambda: BrokenModel(SCRIPTED_ANSWER, 40, 100), lambda: WebSocketTransport(server.ws_url))
+    with BackgroundAgent(app) as broken:
+
+        async def scenario():
+            async with aiohttp.ClientSession() as http:
+                failed = await run_turn(http, broken.url, {"prompt": "Hi"}, "broken")
+                idle = [answer async for answer in invoke(http, broken.url, {"action": "cancel"}, "broken")]
+                return failed, idle
+
+        failed, idle = run(scenario())
+    assert failed.summary["type"] == "error" and failed.summary["code"] == "llm_failed"
+    assert "model throttled" in failed.summary["message"]
+    assert SCRIPTED_ANSWER.startswith(failed.text) and 0 < len(failed.text) < len(SCRIPTED_ANSWER)
+    assert idle == [{"status": 200, "type": "idle"}]  # the turn is over; the next one may start
+    assert wait_until_idle(server)["active_utterances"] == 0

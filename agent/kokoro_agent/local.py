@@ -58,10 +58,10 @@ def quiet() -> None:
 
 def run_local(prompt: str, out: Path, tokens_per_second: float, answer: str = SCRIPTED_ANSWER) -> LocalComparison:
     """Ask once streaming and once in batch mode (separate sessions); write the streamed audio."""
-    quiet()
     with BackgroundServer(ServerSettings(host="127.0.0.1", port=0)) as speech:
-        settings = local_settings(speech.ws_url, tokens_per_second, script=answer)
-        with BackgroundAgent(app_from_settings(settings)) as agent:
+        app = app_from_settings(local_settings(speech.ws_url, tokens_per_second, script=answer))
+        quiet()  # after the app exists: it sets its logger's level when it is made
+        with BackgroundAgent(app) as agent:
             comparison = asyncio.run(compare(agent.url, prompt))
     summary = comparison.stream.summary
     write_audio(bytes(comparison.stream.audio), summary["format"], summary["sample_rate"], out)
@@ -69,10 +69,10 @@ def run_local(prompt: str, out: Path, tokens_per_second: float, answer: str = SC
 
 
 def serve_local(tokens_per_second: float, answer: str, on_ready: Callable[[str], None]) -> None:
-    quiet()
     with BackgroundServer(ServerSettings(host="127.0.0.1", port=0)) as speech:
-        settings = local_settings(speech.ws_url, tokens_per_second, script=answer)
-        with BackgroundAgent(app_from_settings(settings)) as agent:
+        app = app_from_settings(local_settings(speech.ws_url, tokens_per_second, script=answer))
+        quiet()
+        with BackgroundAgent(app) as agent:
             on_ready(agent.url)
             try:
                 threading.Event().wait()

@@ -113,8 +113,9 @@ class VoiceTurn:
 
     async def _stop(self) -> None:
         """Let a stopped text source wind down for a moment, then cancel whatever still runs."""
-        if self._tasks and self.stop_text is not None:
-            await asyncio.wait(self._tasks, timeout=STOP_GRACE_SECONDS)
+        text_pump = self._tasks[:1]
+        if text_pump and self.stop_text is not None:
+            await asyncio.wait(text_pump, timeout=STOP_GRACE_SECONDS)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -129,7 +129,6 @@ def build_app(
         finally:
             session.turn = None
 
-    app.state.sessions = sessions
     return app
 
 

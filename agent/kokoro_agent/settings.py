@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from kokoro_server.env_settings import settings_from_environment
 
 ENV_PREFIX = "KOKORO_AGENT_"
 DEFAULT_SYSTEM_PROMPT = (
@@ -50,23 +50,6 @@ class AgentSettings(BaseModel):
 
 def agent_settings_from_env(environ: dict[str, str] | None = None, **overrides: object) -> AgentSettings:
     """Settings from KOKORO_AGENT_<NAME> variables (AWS_REGION for the region), then explicit overrides."""
-    environ = dict(os.environ if environ is None else environ)
-    values: dict[str, object] = {}
-    for name in AgentSettings.model_fields:
-        if f"{ENV_PREFIX}{name.upper()}" in environ:
-            values[name] = environ[f"{ENV_PREFIX}{name.upper()}"]
-    if "region" not in values and environ.get("AWS_REGION"):
-        values["region"] = environ["AWS_REGION"]
-    values.update({key: value for key, value in overrides.items() if value is not None})
-    try:
-        return AgentSettings(**values)
-    except ValidationError as error:
-        problems = []
-        for item in error.errors():
-            message = item["msg"].removeprefix("Value error, ")
-            if item["loc"]:
-                name = f"{ENV_PREFIX}{'.'.join(str(part) for part in item['loc']).upper()}"
-                problems.append(f"{name}={item.get('input')!r} is invalid: {message}")
-            else:
-                problems.append(message)
-        raise AgentSettingsError("; ".join(problems)) from None
+    return settings_from_environment(
+        AgentSettings, ENV_PREFIX, AgentSettingsError, environ, aliases={"region": "AWS_REGION"}, overrides=overrides
+    )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from . import metrics
 from .engine import CudnnAlgoSearch, Device
+from .env_settings import settings_from_environment
 
 ENV_PREFIX = "KOKORO_"
 SAGEMAKER_MODEL_DIR = Path("/opt/ml/model")
@@ -46,21 +46,13 @@ class ServerSettings(BaseModel):
 
 def settings_from_env(environ: dict[str, str] | None = None, **overrides: object) -> ServerSettings:
     """Settings from KOKORO_<NAME> variables (SM_MODEL_DIR too), then explicit overrides."""
-    environ = dict(os.environ if environ is None else environ)
-    values: dict[str, object] = {}
-    for name in ServerSettings.model_fields:
-        if f"{ENV_PREFIX}{name.upper()}" in environ:
-            values[name] = environ[f"{ENV_PREFIX}{name.upper()}"]
-    if "model_dir" not in values and environ.get("SM_MODEL_DIR"):
-        values["model_dir"] = environ["SM_MODEL_DIR"]
-    values.update({key: value for key, value in overrides.items() if value is not None})
-    if "model_dir" not in values and SAGEMAKER_MODEL_DIR.is_dir():
-        values["model_dir"] = SAGEMAKER_MODEL_DIR
-    try:
-        return ServerSettings(**values)
-    except ValidationError as error:
-        problems = []
-        for item in error.errors():
-            name = ".".join(str(part) for part in item["loc"])
-            problems.append(f"{ENV_PREFIX}{name.upper()}={item.get('input')!r} is invalid: {item['msg']}")
-        raise SettingsError("; ".join(problems)) from None
+    fallbacks = {"model_dir": SAGEMAKER_MODEL_DIR} if SAGEMAKER_MODEL_DIR.is_dir() else {}
+    return settings_from_environment(
+        ServerSettings,
+        ENV_PREFIX,
+        SettingsError,
+        environ,
+        aliases={"model_dir": "SM_MODEL_DIR"},
+        overrides=overrides,
+        fallbacks=fallbacks,
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kokoro_server.settings import ServerSettings
+from kokoro_server.settings import settings_from_env
 from kokoro_stream.background_server import BackgroundServer
 
 
@@ -15,7 +15,8 @@ class RunningServer(BackgroundServer):
 
 
 def start_server(model_dir: Path, **settings: object) -> RunningServer:
-    return RunningServer(ServerSettings(host="127.0.0.1", port=0, model_dir=model_dir, **settings)).start()
+    """KOKORO_* variables apply (KOKORO_ENGINE_SLOWDOWN rehearses a slower machine); ``settings`` win."""
+    return RunningServer(settings_from_env(host="127.0.0.1", port=0, model_dir=model_dir, **settings)).start()
 
 
 def wait_until_idle(running: RunningServer, timeout: float = 15.0) -> dict[str, int]:

@@ -49,13 +49,20 @@ def local(
     keep_serving: Annotated[bool, typer.Option(help="Keep the agent running for your own requests.")] = False,
 ) -> None:
     """Run the agent here: a scripted LLM, the local speech server; compare stream and batch modes."""
+    from kokoro_server.settings import SettingsError
+
     from .local import SCRIPTED_ANSWER, run_local, serve_local
 
     typer.echo("starting the local speech server (embedded Kokoro-82M) and the agent...")
-    if keep_serving:
-        serve_local(tokens_per_second, answer or SCRIPTED_ANSWER, on_ready=lambda url: typer.echo(_serving_help(url)))
-        return
-    comparison = run_local(prompt, out, tokens_per_second, answer or SCRIPTED_ANSWER)
+    answer = answer or SCRIPTED_ANSWER
+    try:
+        if keep_serving:
+            serve_local(tokens_per_second, answer, on_ready=lambda url: typer.echo(_serving_help(url)))
+            return
+        comparison = run_local(prompt, out, tokens_per_second, answer)
+    except SettingsError as error:  # a KOKORO_* variable the local speech server cannot take
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
     for name, result in (("stream", comparison.stream), ("batch", comparison.batch)):
         summary = result.summary
         typer.echo(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
-from kokoro_server.settings import ServerSettings
+from kokoro_server.settings import settings_from_env
 from kokoro_stream.background_server import BackgroundServer
 from kokoro_stream.say import write_audio
 
@@ -58,7 +58,7 @@ def quiet() -> None:
 
 def run_local(prompt: str, out: Path, tokens_per_second: float, answer: str = SCRIPTED_ANSWER) -> LocalComparison:
     """Ask once streaming and once in batch mode (separate sessions); write the streamed audio."""
-    with BackgroundServer(ServerSettings(host="127.0.0.1", port=0)) as speech:
+    with BackgroundServer(settings_from_env(host="127.0.0.1", port=0)) as speech:
         app = app_from_settings(local_settings(speech.ws_url, tokens_per_second, script=answer))
         quiet()  # after the app exists: it sets its logger's level when it is made
         with BackgroundAgent(app) as agent:
@@ -69,7 +69,7 @@ def run_local(prompt: str, out: Path, tokens_per_second: float, answer: str = SC
 
 
 def serve_local(tokens_per_second: float, answer: str, on_ready: Callable[[str], None]) -> None:
-    with BackgroundServer(ServerSettings(host="127.0.0.1", port=0)) as speech:
+    with BackgroundServer(settings_from_env(host="127.0.0.1", port=0)) as speech:
         app = app_from_settings(local_settings(speech.ws_url, tokens_per_second, script=answer))
         quiet()
         with BackgroundAgent(app) as agent:

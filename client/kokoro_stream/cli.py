@@ -151,10 +151,16 @@ def demo(
     tokens_per_second: Annotated[float, typer.Option(help="Simulated LLM speed.")] = 40.0,
 ) -> None:
     """Start a local server (embedded model), stream a sample reply as an LLM would, compare with waiting."""
+    from kokoro_server.settings import SettingsError
+
     from .demo import run_demo
 
     typer.echo("starting a local speech server on the embedded Kokoro-82M (first run builds it once)...")
-    result = run_demo(out, tokens_per_second)
+    try:
+        result = run_demo(out, tokens_per_second)
+    except SettingsError as error:  # a KOKORO_* variable the local server cannot take
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
     streaming, waiting = result.streaming, result.waiting
     typer.echo(f"reply streamed at {tokens_per_second:g} tokens/s, {streaming.audio_s:.1f} s of speech → {out}")
     typer.echo(f"  time to first audio, streaming sentences:   {streaming.first_audio_s * 1000:6.0f} ms")

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from kokoro_server.settings import ServerSettings
+from kokoro_server.settings import settings_from_env
 
 from .background_server import BackgroundServer
 from .say import Spoken, speak, write_audio
@@ -40,7 +40,7 @@ def run_demo(
     out: Path, tokens_per_second: float = TOKENS_PER_SECOND, text: str = DEMO_REPLY, model_dir: Path | None = None
 ) -> DemoResult:
     """Start a local server on the embedded model, speak the reply both ways, write the streamed one."""
-    settings = ServerSettings(host="127.0.0.1", port=0, model_dir=model_dir)
+    settings = settings_from_env(host="127.0.0.1", port=0, model_dir=model_dir)  # KOKORO_* apply here too
     with BackgroundServer(settings) as server:
         result = asyncio.run(compare(server.ws_url, text, tokens_per_second))
     write_audio(result.streaming.audio, result.streaming.format, result.streaming.sample_rate, out)

@@ -3,12 +3,18 @@
 Thread-safe: the scheduler calls ``synthesize`` from several worker threads at once. ONNX
 Runtime runs one session concurrently and releases the GIL while it computes; espeak-ng is
 process-global state, so kokoro-onnx's tokenizer serialises phonemization behind a lock.
+
+An inference call can be stopped part-way (``Interruption``): a long chunk on a CPU takes many
+seconds, and neither a canceled utterance nor a server past its drain deadline should wait for it.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -59,6 +65,49 @@ class NothingToSpeak(ValueError):
     """The text holds nothing the voice can say (only symbols, emoji or unsupported script)."""
 
 
+class Interrupted(RuntimeError):
+    """An inference call was stopped before it finished (its utterance was canceled, or the engine stopped)."""
+
+
+class Interruption:
+    """Stops the inference calls made under it, at once or at their next graph node.
+
+    ONNX Runtime checks a run's ``terminate`` flag between graph nodes, so a call in flight ends within
+    milliseconds; a call that starts after ``interrupt`` fails before it runs.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._runs: set[ort.RunOptions] = set()
+        self._interrupted = False
+
+    @property
+    def in_flight(self) -> int:
+        """Inference calls running under this interruption now."""
+        with self._lock:
+            return len(self._runs)
+
+    def interrupt(self) -> int:
+        """Stop every call in flight and every later one; return how many were in flight."""
+        with self._lock:
+            self._interrupted = True
+            for run in self._runs:
+                run.terminate = True
+            return len(self._runs)
+
+    @contextmanager
+    def watching(self, run: ort.RunOptions) -> Iterator[None]:
+        with self._lock:
+            if self._interrupted:
+                raise Interrupted("interrupted before the inference call started")
+            self._runs.add(run)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._runs.discard(run)
+
+
 @dataclass(frozen=True)
 class EngineOptions:
     device: Device = "auto"
@@ -66,6 +115,9 @@ class EngineOptions:
     # sees a new input length on nearly every call, so EXHAUSTIVE would re-benchmark constantly.
     cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"
     threads_per_worker: int = 0  # 0: let ONNX Runtime decide
+    # Each inference call takes this many times as long (the engine waits out the difference): a
+    # stand-in for a slower machine, to check that nothing depends on how fast this one is.
+    slowdown: float = 1.0
 
 
 def _providers(options: EngineOptions) -> list[str | tuple[str, dict[str, str]]]:
@@ -100,6 +152,12 @@ def _fade(audio: np.ndarray) -> np.ndarray:
     return audio
 
 
+def _sleep_unless_terminated(run: ort.RunOptions, seconds: float) -> None:
+    deadline = time.perf_counter() + seconds
+    while (left := deadline - time.perf_counter()) > 0 and not run.terminate:
+        time.sleep(min(left, 0.01))
+
+
 class Engine:
     """One loaded model and its voices."""
 
@@ -123,6 +181,9 @@ class Engine:
             name: np.fromfile(model_dir / path, dtype=np.float32).reshape(-1, 1, STYLE_DIM)
             for name, path in sorted(voice_files(manifest.files, manifest.voices).items())
         }
+        self._stopping = Interruption()
+        self._counter_lock = threading.Lock()
+        self.interrupted_calls = 0  # inference calls an interruption stopped (or refused), since start
 
     @property
     def voices(self) -> tuple[str, ...]:
@@ -139,25 +200,62 @@ class Engine:
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
         return phonemes
 
-    def synthesize(self, text: str, voice: str, speed: float = 1.0) -> np.ndarray:
-        """Audio for one chunk of text: float32 mono at 24 kHz, silence trimmed, faded in and out."""
+    def synthesize(
+        self, text: str, voice: str, speed: float = 1.0, interruption: Interruption | None = None
+    ) -> np.ndarray:
+        """Audio for one chunk of text: float32 mono at 24 kHz, silence trimmed, faded in and out.
+
+        Raises ``Interrupted`` if ``interruption`` (or ``stop``) stops the call before it finishes.
+        """
         style = self._voices[voice]
         pieces = []
         for phonemes in split_phonemes(" ".join(self.phonemize(text, voice).split()), MAX_PHONEME_LENGTH):
             tokens = self._tokenizer.tokenize(phonemes)
             if tokens:
-                pieces.append(self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed))
+                pieces.append(self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed, interruption))
         if not pieces:
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
         return _fade(_trim(np.concatenate(pieces)))
 
-    def _infer(self, tokens: list[int], style: np.ndarray, speed: float) -> np.ndarray:
+    def stop(self) -> int:
+        """Stop every inference call in flight and refuse new ones; return how many were in flight."""
+        return self._stopping.interrupt()
+
+    def _infer(
+        self, tokens: list[int], style: np.ndarray, speed: float, interruption: Interruption | None
+    ) -> np.ndarray:
         inputs = {
             self._tokens_input: np.array([[0, *tokens, 0]], dtype=self._dtypes[self._tokens_input]),
             "style": np.asarray(style, dtype=self._dtypes["style"]),
             "speed": np.array([speed], dtype=self._dtypes["speed"]),
         }
-        return np.asarray(self._session.run(None, inputs)[0], dtype=np.float32).ravel()
+        with self._interruptible(interruption) as run:
+            started = time.perf_counter()
+            outputs = self._session.run(None, inputs, run)
+            if self.options.slowdown > 1:
+                _sleep_unless_terminated(run, (self.options.slowdown - 1) * (time.perf_counter() - started))
+        return np.asarray(outputs[0], dtype=np.float32).ravel()
+
+    @contextmanager
+    def _interruptible(self, interruption: Interruption | None) -> Iterator[ort.RunOptions]:
+        """Run options that ``stop`` and ``interruption`` can terminate; a terminated call raises ``Interrupted``."""
+        run = ort.RunOptions()
+        try:
+            with ExitStack() as watches:
+                for watch in (self._stopping, interruption):
+                    if watch is not None:
+                        watches.enter_context(watch.watching(run))
+                try:
+                    yield run
+                except Exception:
+                    if not run.terminate:
+                        raise
+                if run.terminate:
+                    raise Interrupted("interrupted during the inference call")
+        except Interrupted:
+            with self._counter_lock:
+                self.interrupted_calls += 1
+            raise
 
     def warm_up(self) -> float:
         """Run two input lengths once so the first request pays no first-call costs; return seconds."""

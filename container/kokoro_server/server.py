@@ -3,7 +3,8 @@
 /ping answers 503 until the model is verified, loaded and warm, then 200. On SIGTERM (or
 Ctrl-C) the server refuses new work, lets sessions finish their queued audio for up to
 ``drain_seconds``, closes what is left with 1001 (going away) and exits 0 — inside the 30 s
-SageMaker allows before SIGKILL.
+SageMaker allows before SIGKILL. Past the deadline nothing waits for the engine: an inference call
+in flight is stopped at its next graph node, so the exit does not depend on how long a chunk takes.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .settings import ServerSettings, SettingsError, settings_from_env
 
 GPU_WORKERS = 4
 SHUTDOWN_SECONDS = 2.0  # after the drain deadline: how long open requests get before they are cut
+ABORT_SECONDS = 1.0  # after the drain deadline: how long a client gets to answer the closing handshake
 
 
 def build_app(runtime: Runtime) -> web.Application:
@@ -46,12 +48,16 @@ def verified_model(settings: ServerSettings) -> tuple[Path, Manifest]:
     return embedded()
 
 
+def engine_options(settings: ServerSettings, workers: int) -> EngineOptions:
+    """The engine's options for ``workers`` worker threads sharing this machine's cores."""
+    threads = 0 if settings.device == "cuda" else max(1, (os.cpu_count() or 1) // workers)
+    return EngineOptions(settings.device, settings.cudnn_conv_algo_search, threads, settings.engine_slowdown)
+
+
 def load_engine(settings: ServerSettings, workers: int) -> Engine:
     """Verify every file and load the model and voices; raise with a clear reason on failure."""
     directory, manifest = verified_model(settings)
-    threads = 0 if settings.device == "cuda" else max(1, (os.cpu_count() or 1) // workers)
-    options = EngineOptions(settings.device, settings.cudnn_conv_algo_search, threads)
-    engine = Engine(directory, manifest, options)
+    engine = Engine(directory, manifest, engine_options(settings, workers))
     telemetry.event("model_loaded", directory=directory, source=manifest.source, providers=engine.providers)
     return engine
 
@@ -114,8 +120,11 @@ class Server:
             self.runtime.report_load()
             await asyncio.sleep(self.settings.load_sample_seconds)
 
-    async def stop(self) -> None:
-        """Drain: refuse new work, let sessions finish within the deadline, close the rest."""
+    async def stop(self) -> int:
+        """Drain: refuse new work, let sessions finish within the deadline, cut the rest.
+
+        Returns how many inference calls were stopped part-way by the cut.
+        """
         runtime = self.runtime
         runtime.state = "draining"
         if self._load_reporter is not None:
@@ -126,11 +135,22 @@ class Server:
         while runtime.scheduler.stats()["active_utterances"] and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         telemetry.event("stopping", unfinished=runtime.scheduler.stats()["active_utterances"])
-        await asyncio.gather(*(session.abort() for session in list(runtime.sessions)), return_exceptions=True)
+        engine = runtime.engine
+        interrupted_before = engine.interrupted_calls if engine is not None else 0
+        # Closing a session cancels its utterance, which stops its inference call in flight.
+        aborts = [asyncio.create_task(session.abort()) for session in list(runtime.sessions)]
+        if aborts:
+            _, late = await asyncio.wait(aborts, timeout=ABORT_SECONDS)
+            for task in late:  # a client that never answers the close frame: drop its connection
+                task.cancel()
+            await asyncio.gather(*aborts, return_exceptions=True)
         if self._runner is not None:
             await self._runner.shutdown()
             await self._runner.cleanup()
+        if engine is not None:
+            engine.stop()  # whatever still runs ends at its next graph node; nothing new starts
         await runtime.scheduler.stop()
+        return engine.interrupted_calls - interrupted_before if engine is not None else 0
 
 
 async def serve(settings: ServerSettings) -> int:
@@ -150,8 +170,8 @@ async def serve(settings: ServerSettings) -> int:
     await stopped
     starting.cancel()
     await asyncio.gather(starting, return_exceptions=True)
-    await server.stop()
-    telemetry.event("stopped")
+    interrupted = await server.stop()
+    telemetry.event("stopped", interrupted_inference_calls=interrupted)
     return 0
 
 

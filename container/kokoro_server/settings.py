@@ -37,6 +37,9 @@ class ServerSettings(BaseModel):
     load_sample_seconds: float = Field(
         metrics.LOAD_SAMPLE_SECONDS, gt=0, description="how often the load gauge is sent"
     )
+    engine_slowdown: float = Field(
+        1.0, ge=1, le=100, description="testing: every inference call takes this many times as long"
+    )
 
     @property
     def max_message_bytes(self) -> int:

@@ -7,6 +7,7 @@ event loop.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ import numpy as np
 
 from .audio import StreamEncoder, wav_header
 from .chunker import chunk_text
-from .engine import Engine, NothingToSpeak, language_of
+from .engine import Engine, Interruption, NothingToSpeak, language_of
 from .protocol import ProtocolError, SpeechOptions
 from .scheduler import Scheduler, Ticket
 from .text import speakable
@@ -30,6 +31,7 @@ class Utterance:
     options: SpeechOptions
     ticket: Ticket
     received: float = field(default_factory=time.perf_counter)
+    interruption: Interruption = field(default_factory=Interruption)
     synth_seconds: float = 0.0
     audio_bytes: int = 0
     first_audio_at: float | None = None
@@ -71,7 +73,7 @@ def check_speakable(text: str, voice: str) -> None:
 def _synthesize_chunk(engine: Engine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool) -> bytes:
     started = time.perf_counter()
     try:
-        audio = engine.synthesize(text, utterance.options.voice, utterance.options.speed)
+        audio = engine.synthesize(text, utterance.options.voice, utterance.options.speed, utterance.interruption)
     except NothingToSpeak:
         audio = np.zeros(0, dtype=np.float32)  # a chunk of only punctuation: nothing to add
     utterance.synth_seconds += time.perf_counter() - started
@@ -90,5 +92,12 @@ async def render(
     chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars)
     for index, text in enumerate(chunks):
         call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)
-        if data := await scheduler.run(utterance.session, call):
+        try:
+            data = await scheduler.run(utterance.session, call)
+        except asyncio.CancelledError:
+            # Canceled, disconnected or cut at shutdown: a chunk already on a worker stops now, so
+            # the worker is free for the next utterance instead of finishing audio nobody will hear.
+            utterance.interruption.interrupt()
+            raise
+        if data:
             yield data

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -9,14 +11,24 @@ import pytest
 from kokoro_onnx.config import MAX_PHONEME_LENGTH
 
 from kokoro_server.chunker import chunk_text
-from kokoro_server.engine import SAMPLE_RATE, Engine, NothingToSpeak
+from kokoro_server.engine import SAMPLE_RATE, Engine, Interrupted, Interruption, NothingToSpeak
 from kokoro_server.model_cache import verify_directory
+from kokoro_server.server import engine_options
+from kokoro_server.settings import settings_from_env
 from tests.server.speech import plausible_duration
+
+# About a full-size chunk (the chunker allows 320 characters): seconds of inference on a CPU.
+LONG_CHUNK = (
+    "Your order left our warehouse this morning and is now with the courier, who expects to deliver it on "
+    "Thursday between nine and noon; if nobody is home, the parcel goes to the pickup point on Main Street, "
+    "where it waits for a week, and you can change the address or the day at any time from your account page."
+)
 
 
 @pytest.fixture(scope="module")
 def engine(embedded_model_dir: Path) -> Engine:
-    return Engine(embedded_model_dir, verify_directory(embedded_model_dir))
+    options = engine_options(settings_from_env(), workers=1)  # as the server's, KOKORO_ENGINE_SLOWDOWN included
+    return Engine(embedded_model_dir, verify_directory(embedded_model_dir), options)
 
 
 def test_embedded_model_has_the_54_official_voices(engine):
@@ -58,3 +70,28 @@ def test_emoji_and_foreign_script_are_skipped_for_english(engine):
     assert engine.phonemize("Great 🎉 news 你好", "af_heart") == engine.phonemize("Great news", "af_heart")
     with pytest.raises(NothingToSpeak):
         engine.synthesize("🎉👋", "af_heart")
+
+
+def test_a_call_in_flight_is_interrupted_and_later_calls_under_it_refused(engine):
+    interruption = Interruption()
+    outcome: dict[str, object] = {}
+
+    def synthesize() -> None:
+        try:
+            outcome["audio"] = engine.synthesize(LONG_CHUNK, "af_heart", interruption=interruption)
+        except Exception as error:
+            outcome["error"] = error
+
+    worker = threading.Thread(target=synthesize)
+    worker.start()
+    while not interruption.in_flight and worker.is_alive():
+        time.sleep(0.001)
+    interrupted_before = engine.interrupted_calls
+    assert interruption.interrupt() == 1  # the call was running when interrupted
+    worker.join()
+    assert isinstance(outcome.get("error"), Interrupted), outcome
+    assert engine.interrupted_calls == interrupted_before + 1
+    with pytest.raises(Interrupted, match="before the inference call started"):
+        engine.synthesize("Too late.", "af_heart", interruption=interruption)
+    # Calls under other interruptions (or none) go on.
+    assert plausible_duration("Still here.", len(engine.synthesize("Still here.", "af_heart")) / SAMPLE_RATE)

@@ -96,6 +96,35 @@ def test_cancel_mid_utterance_stops_its_audio_at_once(server, idle_after):
     assert server.stats()["active_utterances"] == 0
 
 
+def test_cancel_stops_the_chunk_being_synthesized_so_the_worker_is_free_at_once(server, idle_after):
+    # The first chunk is the short first clause; the next ones are long.
+    steps = ", and then ".join(f"step {i} of a long list of steps" for i in range(9))
+    long_sentence = f"Here is the plan, {steps}."
+    engine = server.server.runtime.engine
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ws = await connect(session, server.ws_url)
+            await ws.send_json({"type": "speak", "id": "long", "text": long_sentence})
+            await until(ws, "audio")  # the first chunk is out; the second is being synthesized
+            while not server.stats()["running_jobs"]:
+                await asyncio.sleep(0.001)
+            interrupted_before = engine.interrupted_calls
+            await ws.send_json({"type": "cancel"})
+            canceled = await until(ws, "canceled")
+            while server.stats()["running_jobs"]:
+                await asyncio.sleep(0.001)
+            interrupted = engine.interrupted_calls - interrupted_before
+            fresh = await speak_and_collect(ws, "Next question.", "fresh")
+            await ws.close()
+            return canceled, interrupted, fresh
+
+    canceled, interrupted, fresh = run(scenario())
+    assert canceled[-1].message["id"] == "long"
+    assert interrupted == 1  # the worker did not finish audio nobody will hear
+    assert plausible_duration("Next question.", len(fresh) / 48000)
+
+
 def test_cancel_by_id_leaves_other_utterances_playing(server, idle_after):
     async def scenario():
         async with aiohttp.ClientSession() as session:

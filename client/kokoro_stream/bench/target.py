@@ -10,7 +10,8 @@ from pathlib import Path
 
 from kokoro_server.engine import Engine
 from kokoro_server.model_cache import verify_directory
-from kokoro_server.settings import ServerSettings
+from kokoro_server.server import engine_options
+from kokoro_server.settings import settings_from_env
 
 from ..background_server import BackgroundServer
 from ..local_runtime import LocalRuntimeClient
@@ -24,7 +25,7 @@ def _engine(model_dir: Path | None) -> Engine:
         from kokoro_server.embedded_model import model_directory
 
         model_dir = model_directory()
-    return Engine(model_dir, verify_directory(model_dir))
+    return Engine(model_dir, verify_directory(model_dir), engine_options(settings_from_env(), workers=1))
 
 
 @contextlib.contextmanager
@@ -45,7 +46,7 @@ def open_target(
         return
     with contextlib.ExitStack() as stack:
         if url is None:
-            settings = ServerSettings(host="127.0.0.1", port=0, model_dir=model_dir)
+            settings = settings_from_env(host="127.0.0.1", port=0, model_dir=model_dir)
             url = stack.enter_context(BackgroundServer(settings)).url
             where = "local server started by the bench (embedded model)"
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Iterator
 
@@ -17,9 +18,11 @@ from kokoro_agent.scripted_model import ScriptedModel
 from kokoro_server.segmenter import split_sentences
 from kokoro_stream.websocket_transport import WebSocketTransport
 from tests.local_server import RunningServer, wait_until_idle
+from tests.pacing import synthesis_seconds, tokens_per_second_to_outlast
 from tests.server.speech import plausible_duration, run
 
 BYTES_PER_SECOND = 24_000 * 2  # pcm16 at 24 kHz
+HOLD_SECONDS = 120  # how long a held answer waits for the first audio before it goes on anyway
 # Short enough to keep the suite quick on a CPU, long enough that streaming has something to overlap.
 SCRIPTED_ANSWER = (
     "Sure. Streaming speech starts with the first sentence. "
@@ -27,11 +30,15 @@ SCRIPTED_ANSWER = (
 )
 
 
+FIRST_SENTENCE, REST_OF_ANSWER = SCRIPTED_ANSWER.split(" ", 1)
+
+
 @pytest.fixture(scope="module")
 def agent(server: RunningServer) -> Iterator[BackgroundAgent]:
-    with BackgroundAgent(
-        app_from_settings(local_settings(server.ws_url, tokens_per_second=20, script=SCRIPTED_ANSWER))
-    ) as running:
+    # Paced from this machine: the answer after its first sentence outlasts that sentence's synthesis.
+    rate = tokens_per_second_to_outlast(synthesis_seconds(server.ws_url, FIRST_SENTENCE), REST_OF_ANSWER, 20)
+    settings = local_settings(server.ws_url, tokens_per_second=rate, script=SCRIPTED_ANSWER)
+    with BackgroundAgent(app_from_settings(settings)) as running:
         yield running
 
 
@@ -43,8 +50,43 @@ def turn(agent: BackgroundAgent, payload: dict, session: str) -> TurnResult:
     return run(go())
 
 
-def test_streamed_turn_sends_text_timing_and_audio_in_order(agent, server) -> None:
-    result = turn(agent, {"prompt": "Why stream speech?"}, "order")
+class HeldModel(ScriptedModel):
+    """Writes the first sentence and a few words more, then holds the rest until ``release`` is set."""
+
+    def __init__(self, reply: str, release: threading.Event) -> None:
+        super().__init__(reply, tokens_per_second=40, first_token_ms=100)
+        self.release = release
+
+    async def stream(self, *args, **kwargs):
+        written = ""
+        async for event in super().stream(*args, **kwargs):
+            if len(written) > len(FIRST_SENTENCE) + 8 and not self.release.is_set():
+                await asyncio.to_thread(self.release.wait, HOLD_SECONDS)
+            yield event
+            written += event.get("contentBlockDelta", {}).get("delta", {}).get("text", "")
+
+
+def test_streamed_turn_sends_text_timing_and_audio_in_order(server) -> None:
+    """Audio starts while the text is still arriving: the model holds its answer until the first audio.
+
+    Were the agent to wait for the whole answer, no audio would come until the hold timed out, and the
+    first audio would follow the last text.
+    """
+    release = threading.Event()
+    settings = local_settings(server.ws_url, tokens_per_second=40, script=SCRIPTED_ANSWER)
+    app = build_app(settings, lambda: HeldModel(SCRIPTED_ANSWER, release), lambda: WebSocketTransport(server.ws_url))
+    with BackgroundAgent(app) as agent:
+
+        async def scenario() -> TurnResult:
+            result = TurnResult()
+            async with aiohttp.ClientSession() as http:
+                async for event in invoke(http, agent.url, {"prompt": "Why stream speech?"}, "order"):
+                    result.add(event)
+                    if event["type"] == "audio":
+                        release.set()
+            return result
+
+        result = run(scenario())
     kinds = [event["type"] for event in result.events]
     assert kinds[0] == "timing" and result.events[0]["mark"] == "first_text"
     assert kinds[-1] == "done" and set(kinds) == {"timing", "text", "audio", "done"}

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from kokoro_stream.cli import app
 from kokoro_stream.demo import run_demo
 from kokoro_stream.say import llm_tokens
+from tests.pacing import synthesis_seconds, tokens_per_second_to_outlast
 from tests.server.speech import plausible_duration
 
 
@@ -36,10 +37,13 @@ def test_say_reports_a_server_error_and_exits_1(server, idle_after, tmp_path):
     assert result.exit_code == 1 and "unknown_voice" in result.output
 
 
-def test_demo_streaming_starts_speaking_before_the_reply_is_written(embedded_model_dir, tmp_path):
-    text = "Sure, here it is. The first part is short. The second part follows it right away."
-    result = run_demo(tmp_path / "demo.wav", tokens_per_second=10, text=text, model_dir=embedded_model_dir)
-    generation_s = len(llm_tokens(text)) / 10
+def test_demo_streaming_starts_speaking_before_the_reply_is_written(server, embedded_model_dir, tmp_path):
+    first, rest = "Sure, here it is.", " The first part is short. The second part follows it right away."
+    text = first + rest
+    # Paced from this machine: the rest of the reply takes far longer to arrive than the first sentence to speak.
+    rate = tokens_per_second_to_outlast(synthesis_seconds(server.ws_url, first), rest, ceiling=10)
+    result = run_demo(tmp_path / "demo.wav", tokens_per_second=rate, text=text, model_dir=embedded_model_dir)
+    generation_s = len(llm_tokens(text)) / rate
     assert result.streaming.first_audio_s < generation_s < result.waiting.first_audio_s
     assert abs(len(result.streaming.audio) - len(result.waiting.audio)) < 0.1 * len(result.waiting.audio)
     with wave.open(str(tmp_path / "demo.wav")) as reader:

@@ -5,8 +5,11 @@ the label ``com.amazonaws.sagemaker.capabilities.bidirectional-streaming=true``;
 CloudFormation property does it. This handler resolves the pushed image to one linux/amd64
 manifest (buildx pushes an OCI index with attestation manifests by default, which SageMaker
 cannot use), checks the label in the image config and, where it is missing, writes a new
-config with the label and a new manifest under a derived tag. It returns a digest-pinned URI,
-so the SageMaker model always runs exactly the image that was checked.
+config with the label. SageMaker's CreateModel also refuses OCI image manifests, which Docker
+Desktop and Docker Engine 29 push by default: an OCI image is rewritten as the equivalent Docker
+v2 schema 2 manifest (same config and layer blobs, Docker media types). Whatever is written goes
+under a derived tag, and the handler returns a digest-pinned URI, so the SageMaker model always
+runs exactly the image that was checked.
 
 Standard library and boto3 only.
 """
@@ -28,11 +31,25 @@ LOG.setLevel(logging.INFO)
 
 DOCKER_MANIFEST = "application/vnd.docker.distribution.manifest.v2+json"
 DOCKER_LIST = "application/vnd.docker.distribution.manifest.list.v2+json"
+DOCKER_CONFIG = "application/vnd.docker.container.image.v1+json"
 OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json"
 OCI_INDEX = "application/vnd.oci.image.index.v1+json"
 SINGLE = (DOCKER_MANIFEST, OCI_MANIFEST)
 INDEXES = (DOCKER_LIST, OCI_INDEX)
 PLATFORM = ("linux", "amd64")
+DOCKER_GZIP_LAYER = "application/vnd.docker.image.rootfs.diff.tar.gzip"
+DOCKER_FOREIGN_LAYER = "application/vnd.docker.image.rootfs.foreign.diff.tar.gzip"
+# Layer media types a Docker v2 schema 2 manifest can carry, by the type an image may have.
+DOCKER_LAYER_TYPES = {
+    DOCKER_GZIP_LAYER: DOCKER_GZIP_LAYER,
+    DOCKER_FOREIGN_LAYER: DOCKER_FOREIGN_LAYER,
+    "application/vnd.oci.image.layer.v1.tar+gzip": DOCKER_GZIP_LAYER,
+    "application/vnd.oci.image.layer.nondistributable.v1.tar+gzip": DOCKER_FOREIGN_LAYER,
+}
+REBUILD_HINT = (
+    "rebuild with gzip layers and no attestations: docker buildx build --platform linux/amd64 --provenance=false "
+    "--output type=image,oci-mediatypes=false,compression=gzip,force-compression=true"
+)
 
 
 class ImageError(RuntimeError):
@@ -112,15 +129,20 @@ class BidiImage:
                 f"{request.reference} has manifest media type {media_type!r}; supported: {', '.join(SINGLE + INDEXES)}"
             )
         manifest = json.loads(manifest_text)
+        converted = media_type != DOCKER_MANIFEST
+        docker_manifest = as_docker_manifest(manifest, request.reference)
         config_digest = manifest["config"]["digest"]
         config = json.loads(self.download_blob(request, config_digest))
         labels = (config.get("config") or {}).get("Labels") or {}
         if labels.get(request.label) == "true":
-            if from_index:
+            if converted:
+                digest = self.put_manifest(request, _compact(docker_manifest))
+                LOG.info("%s carries %s=true; rewrote its OCI manifest for SageMaker", request.reference, request.label)
+            elif from_index:
                 # Give the chosen manifest a tag of its own so it is not an orphan of the index.
-                self.put_manifest(request, manifest_text, media_type)
-            LOG.info("%s already carries %s=true", request.reference, request.label)
-            return self.result(request, digest, label_added=False)
+                self.put_manifest(request, manifest_text)
+            LOG.info("%s carries %s=true", request.reference, request.label)
+            return self.result(request, digest, label_added=False, converted=converted)
 
         config.setdefault("config", {})
         config["config"] = dict(config["config"] or {})
@@ -128,16 +150,21 @@ class BidiImage:
         config_bytes = json.dumps(config, separators=(",", ":")).encode()
         new_config_digest = "sha256:" + hashlib.sha256(config_bytes).hexdigest()
         self.upload_blob(request, new_config_digest, config_bytes)
-        manifest["config"] = {**manifest["config"], "digest": new_config_digest, "size": len(config_bytes)}
-        new_digest = self.put_manifest(request, json.dumps(manifest, separators=(",", ":")), media_type)
+        docker_manifest["config"] = {
+            **docker_manifest["config"],
+            "digest": new_config_digest,
+            "size": len(config_bytes),
+        }
+        new_digest = self.put_manifest(request, _compact(docker_manifest))
         LOG.info("labelled %s as %s@%s", request.reference, request.repository, new_digest)
-        return self.result(request, new_digest, label_added=True)
+        return self.result(request, new_digest, label_added=True, converted=converted)
 
-    def result(self, request: ImageRequest, digest: str, label_added: bool) -> dict[str, str]:
+    def result(self, request: ImageRequest, digest: str, label_added: bool, converted: bool) -> dict[str, str]:
         return {
             "ImageUri": f"{request.repository_uri}@{digest}",
             "ImageDigest": digest,
             "LabelAdded": "true" if label_added else "false",
+            "ManifestConverted": "true" if converted else "false",
         }
 
     def registry(self, request: ImageRequest) -> dict[str, str]:
@@ -221,14 +248,14 @@ class BidiImage:
             if error.response.get("Error", {}).get("Code") != "LayerAlreadyExistsException":
                 raise
 
-    def put_manifest(self, request: ImageRequest, manifest_text: str, media_type: str) -> str:
-        """Store a manifest under the derived tag; rerunning with the same manifest is a no-op."""
+    def put_manifest(self, request: ImageRequest, manifest_text: str) -> str:
+        """Store a Docker manifest under the derived tag; rerunning with the same manifest is a no-op."""
         digest = "sha256:" + hashlib.sha256(manifest_text.encode()).hexdigest()
         try:
             response = self.ecr.put_image(
                 repositoryName=request.repository,
                 imageManifest=manifest_text,
-                imageManifestMediaType=media_type,
+                imageManifestMediaType=DOCKER_MANIFEST,
                 imageTag=request.derived_tag,
                 **self.registry(request),
             )
@@ -237,3 +264,38 @@ class BidiImage:
             if error.response.get("Error", {}).get("Code") == "ImageAlreadyExistsException":
                 return digest
             raise
+
+
+def as_docker_manifest(manifest: dict[str, Any], reference: str) -> dict[str, Any]:
+    """The Docker v2 schema 2 form of a single-image manifest: same blobs, Docker media types.
+
+    OCI-only fields (annotations, subject, artifactType) have no Docker equivalent and are dropped;
+    they describe the manifest, not what the container runs.
+    """
+    layers = []
+    for number, layer in enumerate(manifest.get("layers") or [], start=1):
+        media_type = layer.get("mediaType", "")
+        if media_type not in DOCKER_LAYER_TYPES:
+            raise ImageError(
+                f"layer {number} of {reference} has media type {media_type!r}; SageMaker runs only gzip-compressed "
+                f"layers ({', '.join(sorted(DOCKER_LAYER_TYPES))}): {REBUILD_HINT}"
+            )
+        layers.append(
+            {
+                "mediaType": DOCKER_LAYER_TYPES[media_type],
+                "size": layer["size"],
+                "digest": layer["digest"],
+                **({"urls": layer["urls"]} if layer.get("urls") else {}),
+            }
+        )
+    config = manifest["config"]
+    return {
+        "schemaVersion": 2,
+        "mediaType": DOCKER_MANIFEST,
+        "config": {"mediaType": DOCKER_CONFIG, "size": config["size"], "digest": config["digest"]},
+        "layers": layers,
+    }
+
+
+def _compact(document: dict[str, Any]) -> str:
+    return json.dumps(document, separators=(",", ":"))

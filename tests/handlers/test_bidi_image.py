@@ -22,6 +22,7 @@ from stacks.handlers.bidi_image import (
     BidiImage,
     ImageError,
     ImageRequest,
+    as_docker_manifest,
     on_event,
 )
 
@@ -204,13 +205,15 @@ def labelled(config: bytes) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode()
 
 
-def relabelled_manifest(manifest: str, new_config: bytes) -> str:
-    document = json.loads(manifest)
-    document["config"] = {**document["config"], "digest": digest(new_config), "size": len(new_config)}
+def docker_form(manifest: str, new_config: bytes | None = None) -> str:
+    """What the handler writes: the Docker v2 schema 2 form, pointing at ``new_config`` when given."""
+    document = as_docker_manifest(json.loads(manifest), f"{REPOSITORY}:{TAG}")
+    if new_config is not None:
+        document["config"] = {**document["config"], "digest": digest(new_config), "size": len(new_config)}
     return json.dumps(document, separators=(",", ":"))
 
 
-def expect_put(stubber: Stubber, manifest: str, media_type: str, tag: str = f"{TAG}-bidi") -> None:
+def expect_put(stubber: Stubber, manifest: str, media_type: str = DOCKER_MANIFEST, tag: str = f"{TAG}-bidi") -> None:
     stubber.add_response(
         "put_image",
         {
@@ -239,6 +242,7 @@ def test_labelled_single_manifest_is_pinned_without_writing(ecr, registry) -> No
         "ImageUri": f"{REPOSITORY_URI}@{digest(manifest.encode())}",
         "ImageDigest": digest(manifest.encode()),
         "LabelAdded": "false",
+        "ManifestConverted": "false",
     }
 
 
@@ -248,7 +252,7 @@ def test_missing_label_gets_a_new_config_and_manifest_under_a_derived_tag(ecr, r
     config = image_config(labels)
     manifest = single_manifest(config)
     new_config = labelled(config)
-    new_manifest = relabelled_manifest(manifest, new_config)
+    new_manifest = docker_form(manifest, new_config)
     expect_manifest(stubber, {"imageTag": TAG}, manifest, DOCKER_MANIFEST)
     expect_blob(stubber, registry, config)
     expect_upload(stubber, new_config)
@@ -265,6 +269,7 @@ def test_missing_label_gets_a_new_config_and_manifest_under_a_derived_tag(ecr, r
     }
     assert new["rootfs"] == old["rootfs"]
     assert json.loads(new_manifest)["layers"] == json.loads(manifest)["layers"]
+    assert result["ManifestConverted"] == "false"
 
 
 def test_rerun_after_success_returns_the_same_digest(ecr, registry) -> None:
@@ -272,7 +277,7 @@ def test_rerun_after_success_returns_the_same_digest(ecr, registry) -> None:
     config = image_config({})
     manifest = single_manifest(config)
     new_config = labelled(config)
-    new_manifest = relabelled_manifest(manifest, new_config)
+    new_manifest = docker_form(manifest, new_config)
     expect_manifest(stubber, {"imageTag": TAG}, manifest, DOCKER_MANIFEST)
     expect_blob(stubber, registry, config)
     stubber.add_response(
@@ -293,7 +298,7 @@ def test_rerun_after_success_returns_the_same_digest(ecr, registry) -> None:
     assert result["ImageDigest"] == digest(new_manifest.encode())
 
 
-def test_oci_index_resolves_to_the_single_linux_amd64_image(ecr, registry) -> None:
+def test_oci_index_resolves_to_the_linux_amd64_image_rewritten_as_a_docker_manifest(ecr, registry) -> None:
     client, stubber = ecr
     config = image_config({BIDI_LABEL: "true"})
     child = single_manifest(config, OCI_MANIFEST)
@@ -311,28 +316,126 @@ def test_oci_index_resolves_to_the_single_linux_amd64_image(ecr, registry) -> No
             ),
         ]
     )
+    converted = docker_form(child)
     expect_manifest(stubber, {"imageTag": TAG}, index, OCI_INDEX)
     expect_manifest(stubber, {"imageDigest": digest(child.encode())}, child, OCI_MANIFEST)
     expect_blob(stubber, registry, config)
-    expect_put(stubber, child, OCI_MANIFEST)  # the chosen image gets a tag of its own
+    expect_put(stubber, converted)  # SageMaker refuses OCI manifests: a Docker one goes under the derived tag
+    result = BidiImage(client).ensure(request())
+    assert result["ImageUri"] == f"{REPOSITORY_URI}@{digest(converted.encode())}"
+    assert (result["LabelAdded"], result["ManifestConverted"]) == ("false", "true")
+
+
+def test_docker_manifest_list_pins_the_chosen_docker_manifest_unchanged(ecr, registry) -> None:
+    client, stubber = ecr
+    config = image_config({BIDI_LABEL: "true"})
+    child = single_manifest(config)
+    index = json.loads(oci_index([(digest(child.encode()), {"architecture": "amd64", "os": "linux"}, None)]))
+    index["mediaType"] = "application/vnd.docker.distribution.manifest.list.v2+json"
+    expect_manifest(stubber, {"imageTag": TAG}, json.dumps(index), index["mediaType"])
+    expect_manifest(stubber, {"imageDigest": digest(child.encode())}, child, DOCKER_MANIFEST)
+    expect_blob(stubber, registry, config)
+    expect_put(stubber, child)  # the chosen image gets a tag of its own, byte for byte
     result = BidiImage(client).ensure(request())
     assert result["ImageUri"] == f"{REPOSITORY_URI}@{digest(child.encode())}"
-    assert result["LabelAdded"] == "false"
+    assert result["ManifestConverted"] == "false"
 
 
-def test_oci_index_without_the_label_is_relabelled_as_a_single_manifest(ecr, registry) -> None:
+def test_oci_manifest_pushed_alone_is_rewritten_as_a_docker_manifest(ecr, registry) -> None:
+    client, stubber = ecr
+    config = image_config({BIDI_LABEL: "true"})
+    manifest = json.loads(single_manifest(config, OCI_MANIFEST))
+    manifest["annotations"] = {"org.opencontainers.image.created": "2026-11-29T18:00:00Z"}
+    manifest = json.dumps(manifest)
+    converted = docker_form(manifest)
+    expect_manifest(stubber, {"imageTag": TAG}, manifest, OCI_MANIFEST)
+    expect_blob(stubber, registry, config)
+    expect_put(stubber, converted)
+    result = BidiImage(client).ensure(request())
+    assert result["ImageDigest"] == digest(converted.encode()) != digest(manifest.encode())
+    written = json.loads(converted)
+    assert written["mediaType"] == DOCKER_MANIFEST and "annotations" not in written
+    assert written["config"]["mediaType"] == "application/vnd.docker.container.image.v1+json"
+    assert written["config"]["digest"] == digest(config)  # same config blob: nothing to upload
+    assert [layer["digest"] for layer in written["layers"]] == [
+        layer["digest"] for layer in json.loads(manifest)["layers"]
+    ]
+    assert {layer["mediaType"] for layer in written["layers"]} == {"application/vnd.docker.image.rootfs.diff.tar.gzip"}
+
+
+def test_oci_index_without_the_label_is_relabelled_as_a_docker_manifest(ecr, registry) -> None:
     client, stubber = ecr
     config = image_config(None)
     child = single_manifest(config, OCI_MANIFEST)
     index = oci_index([(digest(child.encode()), {"architecture": "amd64", "os": "linux"}, None)])
     new_config = labelled(config)
-    new_manifest = relabelled_manifest(child, new_config)
+    new_manifest = docker_form(child, new_config)
     expect_manifest(stubber, {"imageTag": TAG}, index, OCI_INDEX)
     expect_manifest(stubber, {"imageDigest": digest(child.encode())}, child, OCI_MANIFEST)
     expect_blob(stubber, registry, config)
     expect_upload(stubber, new_config)
-    expect_put(stubber, new_manifest, OCI_MANIFEST)
-    assert BidiImage(client).ensure(request())["ImageDigest"] == digest(new_manifest.encode())
+    expect_put(stubber, new_manifest)
+    result = BidiImage(client).ensure(request())
+    assert result["ImageDigest"] == digest(new_manifest.encode())
+    assert (result["LabelAdded"], result["ManifestConverted"]) == ("true", "true")
+    assert json.loads(new_manifest)["mediaType"] == DOCKER_MANIFEST
+
+
+def test_docker_form_maps_every_oci_type_and_keeps_the_blobs() -> None:
+    manifest = {
+        "schemaVersion": 2,
+        "mediaType": OCI_MANIFEST,
+        "artifactType": "application/vnd.example",
+        "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": "sha256:" + "1" * 64, "size": 9},
+        "layers": [
+            {"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": "sha256:" + "2" * 64, "size": 5},
+            {
+                "mediaType": "application/vnd.oci.image.layer.nondistributable.v1.tar+gzip",
+                "digest": "sha256:" + "3" * 64,
+                "size": 7,
+                "urls": ["https://example.com/layer"],
+            },
+        ],
+        "subject": {"mediaType": OCI_MANIFEST, "digest": "sha256:" + "4" * 64, "size": 3},
+    }
+    assert as_docker_manifest(manifest, "repo:tag") == {
+        "schemaVersion": 2,
+        "mediaType": DOCKER_MANIFEST,
+        "config": {
+            "mediaType": "application/vnd.docker.container.image.v1+json",
+            "size": 9,
+            "digest": "sha256:" + "1" * 64,
+        },
+        "layers": [
+            {
+                "mediaType": "application/vnd.docker.image.rootfs.diff.tar.gzip",
+                "size": 5,
+                "digest": "sha256:" + "2" * 64,
+            },
+            {
+                "mediaType": "application/vnd.docker.image.rootfs.foreign.diff.tar.gzip",
+                "size": 7,
+                "digest": "sha256:" + "3" * 64,
+                "urls": ["https://example.com/layer"],
+            },
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    "layer_type", ["application/vnd.oci.image.layer.v1.tar+zstd", "application/vnd.oci.image.layer.v1.tar"]
+)
+def test_layers_sagemaker_cannot_take_are_refused_naming_the_rebuild(ecr, layer_type) -> None:
+    client, stubber = ecr
+    config = image_config({BIDI_LABEL: "true"})
+    manifest = json.loads(single_manifest(config, OCI_MANIFEST))
+    manifest["layers"][1]["mediaType"] = layer_type
+    expect_manifest(stubber, {"imageTag": TAG}, json.dumps(manifest), OCI_MANIFEST)
+    with pytest.raises(ImageError) as refused:
+        BidiImage(client).ensure(request())
+    message = str(refused.value)
+    assert f"layer 2 of {REPOSITORY}:{TAG} has media type '{layer_type}'" in message
+    assert "gzip" in message and "--provenance=false" in message and "compression=gzip" in message
 
 
 def test_index_without_linux_amd64_names_the_platforms_it_has(ecr) -> None:
@@ -481,5 +584,10 @@ def test_create_and_update_events_return_the_pinned_uri_as_physical_id(
     pinned = f"{REPOSITORY_URI}@{digest(manifest.encode())}"
     assert response == {
         "PhysicalResourceId": pinned,
-        "Data": {"ImageUri": pinned, "ImageDigest": digest(manifest.encode()), "LabelAdded": "false"},
+        "Data": {
+            "ImageUri": pinned,
+            "ImageDigest": digest(manifest.encode()),
+            "LabelAdded": "false",
+            "ManifestConverted": "false",
+        },
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import unquote
@@ -13,7 +14,7 @@ import pytest
 from moto import mock_aws
 
 from kokoro_server.model_cache import MANIFEST_NAME, Manifest
-from stacks.handlers.hub import HubClient
+from stacks.handlers.hub import HubClient, HubError, retry_after_seconds
 from stacks.handlers.model_cache_populator import CacheRequest, PopulateError, Populator, on_event
 from tests.s3_writes import keys_written_in_order
 
@@ -39,6 +40,8 @@ class FakeHub:
     corrupt: set[str] = field(default_factory=set)
     failures_left: Counter = field(default_factory=Counter)
     downloads: Counter = field(default_factory=Counter)
+    failure: Reply = field(default_factory=lambda: Reply(status=503, body=b"try again"))
+    seconds_per_64k: float = 0.0
 
     def route(self, method: str, path: str, body: bytes) -> Reply:
         if method == "POST" and path == f"/api/models/{REPO}/paths-info/{REVISION}":
@@ -59,10 +62,13 @@ class FakeHub:
             name = unquote(path.removeprefix("/cdn/"))
             if self.failures_left[name] > 0:
                 self.failures_left[name] -= 1
-                return Reply(status=503, body=b"try again")
+                return self.failure
+            if name not in self.files:
+                return Reply(status=404, body=b"entry not found")
             self.downloads[name] += 1
             data = self.files[name]
-            return Reply(body=data[:-1] + b"\0" if name in self.corrupt else data)
+            body = data[:-1] + b"\0" if name in self.corrupt else data
+            return Reply(body=body, seconds_per_64k=self.seconds_per_64k)
         return Reply(status=404, body=b"not found")
 
 
@@ -236,7 +242,7 @@ def test_persistent_hub_errors_fail_with_the_status(s3, model_files) -> None:
 def test_unreachable_hub_fails_with_a_clear_reason(s3, model_files) -> None:
     with serve(FakeHub(model_files).route) as server:
         url = server.url
-    with pytest.raises(PopulateError, match="could not fetch file information .* after 3 attempts"):
+    with pytest.raises(PopulateError, match="could not fetch file information .* after 8 attempts"):
         populator(url, s3).populate(request_for(url, sizes_only(model_files)))
 
 
@@ -319,3 +325,146 @@ def test_download_cut_off_mid_stream_aborts_the_upload(s3, model_files) -> None:
             populator(server.url, s3).populate(request_for(server.url, sizes_only(model_files)))
     assert s3.list_multipart_uploads(Bucket=BUCKET).get("Uploads", []) == []
     assert "Contents" not in s3.list_objects_v2(Bucket=BUCKET, Prefix=PREFIX + MANIFEST_NAME)
+
+
+def test_rate_limits_wait_as_long_as_the_hub_asks(s3, model_files) -> None:
+    hub = FakeHub(
+        model_files,
+        failures_left=Counter({"voices/af_heart.bin": 2}),
+        failure=Reply(status=429, body=b"slow down", headers={"Retry-After": "7"}),
+    )
+    slept: list[float] = []
+    with serve(hub.route) as server:
+        client = HubClient(server.url, sleep=slept.append)
+        Populator(s3, client, part_bytes=PART).populate(request_for(server.url, sizes_only(model_files)))
+    assert slept == [7, 7]
+    assert object_bytes(s3, PREFIX + "voices/af_heart.bin") == model_files["voices/af_heart.bin"]
+
+
+def test_a_hub_that_stays_busy_fails_in_bounded_time_saying_what_to_do(s3, model_files) -> None:
+    hub = FakeHub(
+        model_files,
+        failures_left=Counter({"voices/af_heart.bin": 99}),
+        failure=Reply(status=503, body=b"busy", headers={"Retry-After": "100"}),
+    )
+    slept: list[float] = []
+    with serve(hub.route) as server:
+        client = HubClient(server.url, sleep=slept.append, max_wait_seconds=180)
+        with pytest.raises(PopulateError) as failed:
+            Populator(s3, client, part_bytes=PART).populate(request_for(server.url, sizes_only(model_files)))
+    assert slept == [100]  # a second wait of 100 s would pass the 180 s bound
+    message = str(failed.value)
+    assert "voices/af_heart.bin" in message and "HTTP 503" in message and "retry the deployment later" in message
+    assert "hub_token_secret_arn" in message
+
+
+def test_without_retry_after_the_waits_grow_exponentially() -> None:
+    slept: list[float] = []
+    hub = FakeHub({"x.bin": b"data"}, failures_left=Counter({"x.bin": 3}))
+    with serve(hub.route) as server:
+        client = HubClient(server.url, backoff_seconds=2, sleep=slept.append)
+        with client.open(REPO, REVISION, "x.bin") as stream:
+            assert stream.read() == b"data"
+        with pytest.raises(HubError, match="HTTP 404"):
+            client.open(REPO, REVISION, "missing.bin")  # not transient: no retry
+    assert slept == [2, 4, 8]
+
+
+def test_retry_after_reads_seconds_and_http_dates() -> None:
+    assert retry_after_seconds("12") == 12
+    soon = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 30))
+    assert 25 <= retry_after_seconds(soon) <= 31
+    assert retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT") == 0  # in the past: no wait
+    assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
+
+
+def test_a_token_goes_to_the_hub_and_never_to_the_redirect_target(s3, model_files) -> None:
+    hub = FakeHub(model_files)
+    with serve(hub.route) as server:
+        client = HubClient(server.url, token="hf_secret")
+        Populator(s3, client, part_bytes=PART).populate(request_for(server.url, sizes_only(model_files)))
+    sent = zip(server.requests, server.headers, strict=True)
+    seen = {path: headers.get("Authorization") for (_, path), headers in sent}
+    assert seen[f"/api/models/{REPO}/paths-info/{REVISION}"] == "Bearer hf_secret"
+    assert seen[f"/{REPO}/resolve/{REVISION}/onnx/model.onnx"] == "Bearer hf_secret"
+    assert seen["/cdn/onnx/model.onnx"] is None
+
+
+def test_a_gated_repository_without_a_token_says_how_to_give_one(s3, model_files) -> None:
+    hub = FakeHub(model_files, failures_left=Counter({"onnx/model.onnx": 1}), failure=Reply(status=401))
+    with serve(hub.route) as server:
+        with pytest.raises(PopulateError, match="HTTP 401 .* -c hub_token_secret_arn=ARN"):
+            populator(server.url, s3).populate(request_for(server.url, sizes_only(model_files)))
+
+
+def test_a_download_that_cannot_finish_in_time_fails_at_once_naming_cache_push(s3) -> None:
+    files = {"onnx/model.onnx": bytes(16 * 1024 * 1024), "voices/af_heart.bin": bytes(510 * 256 * 4)}
+    hub = FakeHub(files, seconds_per_64k=0.1)  # at most 0.6 MB/s: the 16 MB model needs 25 s or more
+    deadline = time.monotonic() + 45  # 45 s left, 30 of them kept back to answer CloudFormation
+    with serve(hub.route) as server:
+        slow = Populator(
+            s3, HubClient(server.url), part_bytes=PART, remaining_seconds=lambda: deadline - time.monotonic()
+        )
+        with pytest.raises(PopulateError) as failed:
+            slow.populate(request_for(server.url, sizes_only(files)))
+    assert time.monotonic() < deadline - 30 - 5  # it failed as soon as the pace was clear, not at the limit
+    message = str(failed.value)
+    assert "MB/s" in message and "left" in message
+    assert f"kokoro-stream cache push MODEL_DIR --bucket {BUCKET} --prefix {PREFIX}" in message
+    assert f"-c populate_model_cache=false -c model_prefix={PREFIX}" in message
+    assert s3.list_multipart_uploads(Bucket=BUCKET).get("Uploads", []) == []
+    assert "Contents" not in s3.list_objects_v2(Bucket=BUCKET, Prefix=PREFIX + MANIFEST_NAME)
+
+
+def test_a_download_with_time_to_spare_is_left_to_finish(s3, model_files) -> None:
+    with serve(FakeHub(model_files).route) as server:
+        roomy = Populator(s3, HubClient(server.url), part_bytes=PART, remaining_seconds=lambda: 600.0)
+        manifest = roomy.populate(request_for(server.url, sizes_only(model_files)))
+    assert object_bytes(s3, PREFIX + MANIFEST_NAME) == manifest.to_json().encode()
+
+
+@pytest.mark.parametrize("stored", ["hf_plain", '{"token": "hf_plain"}'])
+def test_the_hub_token_comes_from_secrets_manager(s3, model_files, monkeypatch, stored) -> None:
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    secret_arn = boto3.client("secretsmanager", region_name="us-east-1").create_secret(
+        Name="hub-token", SecretString=stored
+    )["ARN"]
+    hub = FakeHub(model_files)
+    with serve(hub.route) as server:
+        properties = {
+            "Bucket": BUCKET,
+            "Prefix": PREFIX,
+            "Repo": REPO,
+            "Revision": REVISION,
+            "Files": sizes_only(model_files),
+            "Onnx": "onnx/model.onnx",
+            "Voices": "voices",
+            "DefaultVoice": "af_heart",
+            "HubEndpoint": server.url,
+            "HubTokenSecretArn": secret_arn,
+        }
+        on_event({"RequestType": "Create", "ResourceProperties": properties})
+    assert server.headers[0]["Authorization"] == "Bearer hf_plain"
+
+
+def test_an_unreadable_token_secret_is_named(s3, monkeypatch) -> None:
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    missing = "arn:aws:secretsmanager:us-east-1:123456789012:secret:hub-token-AbCdEf"
+    with pytest.raises(PopulateError, match=f"could not read the hub token secret {missing}"):
+        on_event(
+            {
+                "RequestType": "Create",
+                "ResourceProperties": {
+                    "Bucket": BUCKET,
+                    "Prefix": PREFIX,
+                    "Repo": REPO,
+                    "Revision": REVISION,
+                    "Files": {},
+                    "Onnx": "onnx/model.onnx",
+                    "Voices": "voices",
+                    "DefaultVoice": "af_heart",
+                    "HubEndpoint": "http://127.0.0.1:9",
+                    "HubTokenSecretArn": missing,
+                },
+            }
+        )

@@ -29,9 +29,8 @@ import aiohttp
 from server_overhead import free_port, wait_ready
 
 from kokoro_server.chunker import MAX_CHUNK_CHARS, chunk_text
-from kokoro_server.engine import Engine
+from kokoro_server.device import load_engine
 from kokoro_server.model_cache import verify_directory
-from kokoro_server.server import engine_options
 from kokoro_server.settings import settings_from_env
 
 DRAIN_SECONDS = 1.0
@@ -101,7 +100,7 @@ def main() -> None:
     chunks = chunk_text(REPLY)
     assert [len(chunk) for chunk in chunks][1:] == [len(LONG_SENTENCE)] and len(LONG_SENTENCE) == MAX_CHUNK_CHARS
 
-    engine = Engine(args.model_dir, verify_directory(args.model_dir), engine_options(settings_from_env(), workers=1))
+    engine, _ = load_engine(settings_from_env(), args.model_dir, verify_directory(args.model_dir))
     engine.warm_up()
     begun = time.perf_counter()
     engine.synthesize(LONG_SENTENCE, "af_heart")

@@ -41,24 +41,27 @@ class Ticket:
 
 
 class Scheduler:
-    def __init__(self, workers: int, max_active: int) -> None:
-        self.workers = workers
+    def __init__(self, max_active: int) -> None:
+        self.workers = 0  # set by start, once the engine's device (and so the worker count) is known
         self.max_active = max_active
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="engine")
+        self._executor: ThreadPoolExecutor | None = None
         self._lanes: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._wakeup = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._active = 0
         self._running = 0
 
-    def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._worker(), name=f"engine-worker-{i}") for i in range(self.workers)]
+    def start(self, workers: int) -> None:
+        self.workers = workers
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="engine")
+        self._tasks = [asyncio.create_task(self._worker(), name=f"engine-worker-{i}") for i in range(workers)]
 
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
 
     def admit(self) -> Ticket:
         if self._active >= self.max_active:

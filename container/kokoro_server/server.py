@@ -10,7 +10,6 @@ in flight is stopped at its next graph node, so the exit does not depend on how 
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 import time
@@ -19,7 +18,9 @@ from pathlib import Path
 from aiohttp import web
 
 from . import telemetry
-from .engine import Engine, EngineOptions
+from .device import Plan
+from .device import load_engine as load_on_device
+from .engine import Engine
 from .model_cache import Manifest, verify_directory
 from .routes import RUNTIME, add_routes, json_error_middleware
 from .runtime import Runtime
@@ -27,7 +28,6 @@ from .scheduler import Scheduler
 from .session import GOING_AWAY
 from .settings import ServerSettings, SettingsError, settings_from_env
 
-GPU_WORKERS = 4
 SHUTDOWN_SECONDS = 2.0  # after the drain deadline: how long open requests get before they are cut
 ABORT_SECONDS = 1.0  # after the drain deadline: how long a client gets to answer the closing handshake
 
@@ -48,27 +48,21 @@ def verified_model(settings: ServerSettings) -> tuple[Path, Manifest]:
     return embedded()
 
 
-def engine_options(settings: ServerSettings, workers: int) -> EngineOptions:
-    """The engine's options for ``workers`` worker threads sharing this machine's cores."""
-    threads = 0 if settings.device == "cuda" else max(1, (os.cpu_count() or 1) // workers)
-    return EngineOptions(settings.device, settings.cudnn_conv_algo_search, threads, settings.engine_slowdown)
-
-
-def load_engine(settings: ServerSettings, workers: int) -> Engine:
-    """Verify every file and load the model and voices; raise with a clear reason on failure."""
+def load_engine(settings: ServerSettings) -> tuple[Engine, Plan]:
+    """Verify every file, load the model and voices on the device the session really gets; raise on failure."""
     directory, manifest = verified_model(settings)
-    engine = Engine(directory, manifest, engine_options(settings, workers))
-    telemetry.event("model_loaded", directory=directory, source=manifest.source, providers=engine.providers)
-    return engine
-
-
-def worker_count(settings: ServerSettings) -> int:
-    if settings.workers:
-        return settings.workers
-    import onnxruntime
-
-    gpu = settings.device != "cpu" and "CUDAExecutionProvider" in onnxruntime.get_available_providers()
-    return GPU_WORKERS if gpu else 1
+    engine, plan = load_on_device(settings, directory, manifest)
+    telemetry.event(
+        "model_loaded",
+        directory=directory,
+        source=manifest.source,
+        providers=engine.providers,
+        device=plan.device,
+        workers=plan.workers,
+        threads_per_worker=plan.threads_per_worker or "auto",
+        **({"note": plan.note} if plan.note else {}),
+    )
+    return engine, plan
 
 
 class Server:
@@ -76,7 +70,7 @@ class Server:
 
     def __init__(self, settings: ServerSettings) -> None:
         self.settings = settings
-        self.runtime = Runtime(settings, Scheduler(worker_count(settings), settings.max_active_utterances))
+        self.runtime = Runtime(settings, Scheduler(settings.max_active_utterances))
         self.ready = asyncio.Event()
         self.failed: BaseException | None = None
         self._runner: web.AppRunner | None = None
@@ -94,14 +88,14 @@ class Server:
         self.port = self._runner.addresses[0][1]
         telemetry.event("listening", host=self.settings.host, port=self.port)
         try:
-            engine = await asyncio.to_thread(load_engine, self.settings, self.runtime.scheduler.workers)
+            engine, plan = await asyncio.to_thread(load_engine, self.settings)
             warm_seconds = await asyncio.to_thread(engine.warm_up)
         except BaseException as error:
             self.failed = error
             self.ready.set()
             raise
         self.runtime.engine = engine
-        self.runtime.scheduler.start()
+        self.runtime.scheduler.start(plan.workers)
         self.runtime.state = "ready"
         telemetry.event(
             "ready",

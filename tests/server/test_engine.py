@@ -11,9 +11,9 @@ import pytest
 from kokoro_onnx.config import MAX_PHONEME_LENGTH
 
 from kokoro_server.chunker import chunk_text
+from kokoro_server.device import load_engine
 from kokoro_server.engine import SAMPLE_RATE, Engine, Interrupted, Interruption, NothingToSpeak
 from kokoro_server.model_cache import verify_directory
-from kokoro_server.server import engine_options
 from kokoro_server.settings import settings_from_env
 from tests.server.speech import plausible_duration
 
@@ -27,8 +27,8 @@ LONG_CHUNK = (
 
 @pytest.fixture(scope="module")
 def engine(embedded_model_dir: Path) -> Engine:
-    options = engine_options(settings_from_env(), workers=1)  # as the server's, KOKORO_ENGINE_SLOWDOWN included
-    return Engine(embedded_model_dir, verify_directory(embedded_model_dir), options)
+    # As the server loads it: KOKORO_ENGINE_SLOWDOWN included.
+    return load_engine(settings_from_env(), embedded_model_dir, verify_directory(embedded_model_dir))[0]
 
 
 def test_embedded_model_has_the_54_official_voices(engine):

@@ -8,9 +8,9 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from kokoro_server.device import load_engine
 from kokoro_server.engine import Engine
 from kokoro_server.model_cache import verify_directory
-from kokoro_server.server import engine_options
 from kokoro_server.settings import settings_from_env
 
 from ..background_server import BackgroundServer
@@ -25,7 +25,7 @@ def _engine(model_dir: Path | None) -> Engine:
         from kokoro_server.embedded_model import model_directory
 
         model_dir = model_directory()
-    return Engine(model_dir, verify_directory(model_dir), engine_options(settings_from_env(), workers=1))
+    return load_engine(settings_from_env(), model_dir, verify_directory(model_dir))[0]  # as the server's
 
 
 @contextlib.contextmanager

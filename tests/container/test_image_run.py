@@ -1,0 +1,169 @@
+"""The image built from container/Dockerfile, run in a real container engine as SageMaker runs it.
+
+`docker run IMAGE serve` with the model cache mounted read-only at /opt/ml/model, then the
+container contract: /ping, POST in every format, a WebSocket session, SIGTERM from `docker stop`.
+Opt-in (`uv run pytest -m container`): the first build takes minutes. Skipped where no engine runs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+import wave
+from io import BytesIO
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.server.server_process import free_port, log_events, ping_statuses
+from tests.server.speech import connect, plausible_duration, receive, run, until
+
+pytestmark = pytest.mark.container
+
+CONTEXT = Path(__file__).resolve().parents[2] / "container"
+IMAGE = "kokoro-server:test"
+BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
+HEALTH_CHECK_SECONDS = 600  # the endpoint's default container_startup_health_check_timeout (cdk.json)
+SAGEMAKER_STOP_SECONDS = 30  # SageMaker, like `docker stop -t 30`, kills the container this long after SIGTERM
+
+
+def docker(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["docker", *args], check=check, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def image() -> str:
+    if shutil.which("docker") is None or docker("info", check=False).returncode != 0:
+        pytest.skip("no Docker engine is running here (`docker info` fails); these tests build and run the image")
+    subprocess.run(["docker", "build", "--network", "host", "-t", IMAGE, str(CONTEXT)], check=True)
+    return IMAGE
+
+
+@pytest.fixture(scope="module")
+def container(image: str, embedded_model_dir: Path):
+    """The image serving on a free port of this host, started as SageMaker starts it."""
+    port = free_port()
+    name = f"kokoro-test-{port}"
+    process = subprocess.Popen(
+        [
+            "docker", "run", "--rm", "--name", name, "--network", "host",
+            "--volume", f"{embedded_model_dir}:/opt/ml/model:ro",
+            "--env", f"KOKORO_PORT={port}",  # 8080 in SageMaker; a free port here, beside other servers
+            image, "serve",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )  # fmt: skip
+    started = time.monotonic()
+    statuses = ping_statuses(port, process, timeout=HEALTH_CHECK_SECONDS)
+    try:
+        yield {
+            "port": port,
+            "name": name,
+            "process": process,
+            "statuses": statuses,
+            "ready_after": time.monotonic() - started,
+        }
+    finally:
+        docker("rm", "--force", name, check=False)
+
+
+def test_image_config_carries_the_contract(image: str) -> None:
+    (config,) = json.loads(docker("image", "inspect", image).stdout)
+    settings = config["Config"]
+    assert settings["Labels"][BIDI_LABEL] == "true"
+    assert settings["Entrypoint"] == ["python", "-m", "kokoro_server"] and settings["Cmd"] == ["serve"]
+    assert "8080/tcp" in settings["ExposedPorts"]
+    assert settings["User"] == "kokoro" and settings["Env"].count("SM_MODEL_DIR=/opt/ml/model") == 1
+
+
+def test_ping_turns_200_within_the_health_check_budget(container) -> None:
+    statuses = container["statuses"]
+    assert statuses and statuses[-1] == 200, statuses
+    assert set(statuses) <= {503, 200}
+    assert container["ready_after"] < HEALTH_CHECK_SECONDS
+
+
+def test_the_server_runs_as_a_user_without_privileges_and_reads_the_mount(container) -> None:
+    assert docker("exec", container["name"], "id", "-u").stdout.strip() == "10001"
+    assert docker("exec", container["name"], "test", "-r", "/opt/ml/model/manifest.json", check=False).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("audio_format", "rate", "width"), [("pcm16", 24000, 2), ("wav", 24000, 2), ("mulaw", 8000, 1)]
+)
+def test_post_speaks_in_every_format(container, audio_format, rate, width) -> None:
+    text = "Your table for four is booked for seven tonight."
+
+    async def post() -> tuple[dict, bytes]:
+        async with aiohttp.ClientSession() as session:
+            url = f"http://127.0.0.1:{container['port']}/invocations"
+            async with session.post(url, json={"text": text, "format": audio_format}) as response:
+                assert response.status == 200, await response.text()
+                return dict(response.headers), await response.read()
+
+    headers, body = run(post())
+    assert headers["X-Audio-Format"] == audio_format and headers["X-Sample-Rate"] == str(rate)
+    if audio_format == "wav":
+        with wave.open(BytesIO(body)) as reader:
+            assert (reader.getframerate(), reader.getsampwidth(), reader.getnchannels()) == (24000, 2, 1)
+        body = body[44:]
+    assert len(body) % width == 0
+    assert plausible_duration(text, len(body) / width / rate)
+
+
+def test_websocket_session_plays_pipelined_utterances_in_order_and_cancels(container) -> None:
+    async def session_scenario():
+        async with aiohttp.ClientSession() as session:
+            url = f"http://127.0.0.1:{container['port']}/invocations-bidirectional-stream"
+            ws = await connect(session, url)
+            for utterance_id, text in [("u1", "Good morning."), ("u2", "Your order ships today."), ("u3", "Dropped.")]:
+                await ws.send_json({"type": "speak", "id": utterance_id, "text": text})
+            await ws.send_json({"type": "cancel", "id": "u3"})
+            events = await until(ws, "done", "u2")
+            await ws.send_json({"type": "close"})
+            while await receive(ws) is not None:
+                pass
+            return events, ws.close_code
+
+    events, close_code = run(session_scenario())
+    control = [(event.type, event.message.get("id")) for event in events if event.type != "audio"]
+    assert ("canceled", "u3") in control and ("start", "u3") not in control
+    assert [item for item in control if item[0] in ("start", "done")] == [
+        ("start", "u1"), ("done", "u1"), ("start", "u2"), ("done", "u2"),
+    ]  # fmt: skip
+    assert close_code == 1000
+
+
+def test_docker_stop_drains_and_exits_0_before_the_kill(container) -> None:
+    """Last: it stops the container. `docker stop -t 30` is SageMaker's SIGTERM, then SIGKILL at 30 s."""
+    port, process = container["port"], container["process"]
+
+    async def speak_then_stop():
+        async with aiohttp.ClientSession() as session:
+            ws = await connect(session, f"http://127.0.0.1:{port}/invocations-bidirectional-stream")
+            await ws.send_json({"type": "speak", "id": "last", "text": "Finishing this sentence before I go."})
+            assert (await receive(ws, timeout=300)).type == "start"
+            stopping = subprocess.Popen(["docker", "stop", "--time", str(SAGEMAKER_STOP_SECONDS), container["name"]])
+            started = time.monotonic()
+            events = []
+            while (event := await receive(ws, timeout=300)) is not None:
+                events.append(event)
+            stopping.wait(timeout=SAGEMAKER_STOP_SECONDS + 30)
+            return events, ws.close_code, started
+
+    events, close_code, started = run(speak_then_stop())
+    output, _ = process.communicate(timeout=60)
+    assert process.returncode == 0, output[-2000:]  # 137 would mean SIGKILL: the drain overran
+    assert time.monotonic() - started < SAGEMAKER_STOP_SECONDS
+    assert [event.type for event in events if event.type != "audio"] == ["done"] and close_code == 1001
+    logged = {event["event"]: event for event in log_events(output)}
+    assert logged["stopped"]["interrupted_inference_calls"] == 0
+    # One clear line about the device, decided from what the session runs on: no GPU here, so the
+    # CPU with one worker, and no failed attempt at CUDA on the way.
+    assert (logged["model_loaded"]["device"], logged["model_loaded"]["workers"]) == ("cpu", 1)
+    assert logged["ready"]["device"] == "cpu" and "EP Error" not in output

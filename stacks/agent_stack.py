@@ -37,7 +37,10 @@ ENDPOINT_NAME = "live"
 
 def runtime_name(endpoint_name: str) -> str:
     """AgentCore runtime names are letters, digits and underscores, starting with a letter, at most 48."""
-    return re.sub(r"[^A-Za-z0-9_]", "_", f"{endpoint_name}_agent")[:48]
+    name = re.sub(r"[^A-Za-z0-9_]", "_", f"{endpoint_name}_agent")
+    if not name[0].isalpha():  # endpoint names may start with a digit
+        name = f"agent_{name}"
+    return name[:48]
 
 
 def model_statements(model_id: str, stack: cdk.Stack) -> list[iam.PolicyStatement]:
@@ -126,6 +129,7 @@ class AgentStack(cdk.Stack):
                 "AgentCore names the runtime's log group after the runtime id, which exists only once the runtime "
                 "does; the role writes runtime logs only.",
             )
+        self._add_runtime_permissions(runtime_name(settings.endpoint_name))
         self.runtime = agentcore.CfnRuntime(
             self,
             "Runtime",
@@ -163,3 +167,50 @@ class AgentStack(cdk.Stack):
         }
         for name, (value, description) in outputs.items():
             cdk.CfnOutput(self, name, value=value, description=description)
+
+    def _add_runtime_permissions(self, name: str) -> None:
+        """What AWS documents for a runtime's execution role, each scoped as tightly as the service allows."""
+        arn = f"arn:{self.partition}"
+        statements = {
+            # Traces and the runtime's telemetry: X-Ray has no resource-level permissions.
+            "xray": iam.PolicyStatement(
+                actions=[
+                    "xray:PutTraceSegments",
+                    "xray:PutTelemetryRecords",
+                    "xray:GetSamplingRules",
+                    "xray:GetSamplingTargets",
+                ],
+                resources=["*"],
+            ),
+            "metrics": iam.PolicyStatement(
+                actions=["cloudwatch:PutMetricData"],
+                resources=["*"],
+                conditions={"StringEquals": {"cloudwatch:namespace": "bedrock-agentcore"}},
+            ),
+            "log groups": iam.PolicyStatement(
+                actions=["logs:DescribeLogGroups"],
+                resources=[f"{arn}:logs:{self.region}:{self.account}:log-group:*"],
+            ),
+            # The runtime's own workload identity: tokens for this runtime only, and none for arbitrary
+            # user ids (AWS advises against GetWorkloadAccessTokenForUserId where callers bring JWTs).
+            "workload identity": iam.PolicyStatement(
+                actions=["bedrock-agentcore:GetWorkloadAccessToken", "bedrock-agentcore:GetWorkloadAccessTokenForJWT"],
+                resources=[
+                    f"{arn}:bedrock-agentcore:{self.region}:{self.account}:workload-identity-directory/default",
+                    f"{arn}:bedrock-agentcore:{self.region}:{self.account}:workload-identity-directory/default"
+                    f"/workload-identity/{name}-*",
+                ],
+            ),
+        }
+        reasons = {
+            "*": "X-Ray and cloudwatch:PutMetricData have no resource-level permissions; metrics are limited to the "
+            "bedrock-agentcore namespace.",
+            f"{arn}:logs:{self.region}:{self.account}:log-group:*": "logs:DescribeLogGroups lists log groups; it "
+            "cannot be scoped to one, and it reads nothing in them.",
+            statements["workload identity"].resources[1]: "AgentCore names the runtime's workload identity after "
+            "the runtime with a suffix it chooses; the statement covers this runtime's identity only.",
+        }
+        for statement in statements.values():
+            self.role.add_to_policy(statement)
+        for resource, reason in reasons.items():
+            acknowledge_wildcard_resource(self.role, resource, reason)

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any, Literal
 
+import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -145,6 +146,11 @@ class Settings(BaseModel):
         pattern=r"^https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9._/-]*)?$",
         description="an https:// URL of the hub or a mirror",
     )
+    hub_token_secret_arn: str | None = Field(
+        default=None,
+        pattern=r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}$",
+        description="the full ARN of a Secrets Manager secret (with its 6-character suffix) holding a hub token",
+    )
     populate_model_cache: bool
     model_prefix: str | None = Field(
         default=None, pattern=r"^[A-Za-z0-9!_.*'()/-]+/$", description="an S3 key prefix ending in '/', e.g. kokoro/v1/"
@@ -152,6 +158,10 @@ class Settings(BaseModel):
     image_uri: str | None = None
     container_env: dict[str, str] = Field(default_factory=dict)
     bucket_removal_policy: Literal["retain", "destroy"]
+    keep_endpoint_logs: bool
+    inference_ami_version: str = Field(
+        description="auto (by instance family) or one of: " + ", ".join(instance_types.INFERENCE_AMIS)
+    )
     health_check_timeout_seconds: int = Field(ge=60, le=3600)
     model_download_timeout_seconds: int = Field(ge=60, le=3600)
     log_retention_days: int
@@ -169,6 +179,7 @@ class Settings(BaseModel):
         "initial_instance_count",
         "queue_depth_scale_out",
         "agent_model_id",
+        "hub_token_secret_arn",
         mode="before",
     )
     @classmethod
@@ -190,6 +201,13 @@ class Settings(BaseModel):
     def _known_size(cls, instance_type: str) -> str:
         instance_types.vcpus(instance_type)  # the CPU alarm divides by it
         return instance_type
+
+    @field_validator("inference_ami_version")
+    @classmethod
+    def _known_ami(cls, value: str) -> str:
+        if value != "auto" and value not in instance_types.INFERENCE_AMIS:
+            raise ValueError(f"must be auto or one of: {', '.join(instance_types.INFERENCE_AMIS)}")
+        return value
 
     @field_validator("container_env")
     @classmethod
@@ -238,6 +256,7 @@ class Settings(BaseModel):
                 "agent=true needs the Bedrock model the agent thinks with: "
                 "-c agent_model_id=<model or inference profile id>, e.g. us.anthropic.claude-haiku-4-5-20251001-v1:0"
             )
+        instance_types.inference_ami(self.instance_type, self.inference_ami_version)  # raises with what to set
         if self.queue_depth_scale_out is not None and not self.autoscaling:
             raise ValueError(
                 f"queue_depth_scale_out={self.queue_depth_scale_out} needs autoscaling, but max_instances equals "
@@ -253,6 +272,16 @@ class Settings(BaseModel):
     def instance_count(self) -> int:
         """Instances the endpoint starts with."""
         return self.initial_instance_count or self.min_instances
+
+    @property
+    def inference_ami(self) -> str | None:
+        """The SageMaker host image pinned for the instance type (None on a CPU type: SageMaker's default)."""
+        return instance_types.inference_ami(self.instance_type, self.inference_ami_version)
+
+    @property
+    def removal_policy(self) -> cdk.RemovalPolicy:
+        """What happens to the buckets, and to the KMS keys, when their stack is deleted."""
+        return cdk.RemovalPolicy.DESTROY if self.bucket_removal_policy == "destroy" else cdk.RemovalPolicy.RETAIN
 
     @property
     def log_retention(self) -> logs.RetentionDays:

@@ -6,7 +6,21 @@ import re
 
 # Instance families with local NVMe storage: SageMaker rejects a KMS key for their volumes.
 _LOCAL_STORAGE_FAMILIES = {"g5", "g6", "g6e", "p4d", "p4de", "p5", "p5e", "p5en", "trn1", "trn1n", "trn2"}
-_FIXED_SIZES = {"medium": 1, "large": 2, "xlarge": 4}
+_FIXED_SIZES = {"medium": 2, "large": 2, "xlarge": 4}  # medium: the burstable t2/t3 types, 2 vCPUs
+
+# SageMaker's GPU host images (ProductionVariant InferenceAmiVersion) and their NVIDIA drivers. Without
+# one, g4dn/g5/p4d hosts run driver 470 (CUDA 11.4), which cannot run the image's CUDA 12 libraries.
+INFERENCE_AMIS = {
+    "al2-ami-sagemaker-inference-gpu-2": "NVIDIA driver 535, CUDA 12.2",
+    "al2-ami-sagemaker-inference-gpu-2-1": "NVIDIA driver 535, CUDA 12.2, no CUDA-compat mounting",
+    "al2-ami-sagemaker-inference-gpu-3-1": "NVIDIA driver 550, CUDA 12.4, no CUDA-compat mounting",
+}
+# Per family, the AMI documented for it: gpu-2 lists g4dn, g5, g6, p3, p4d, p4de and p5 as supported;
+# p5e and p5en run driver 550 by default, and so does the gpu-3-1 image chosen for g6e.
+_FAMILY_AMI = {
+    **dict.fromkeys(("g4dn", "g5", "g6", "p3", "p4d", "p4de", "p5"), "al2-ami-sagemaker-inference-gpu-2"),
+    **dict.fromkeys(("g6e", "p5e", "p5en"), "al2-ami-sagemaker-inference-gpu-3-1"),
+}
 
 
 def family(instance_type: str) -> str:
@@ -33,3 +47,20 @@ def vcpus(instance_type: str) -> int:
     if not match:
         raise ValueError(f"instance size {size!r} of {instance_type} is not medium, large, xlarge or Nxlarge")
     return 4 * int(match.group(1))
+
+
+def inference_ami(instance_type: str, choice: str) -> str | None:
+    """The host image for ``instance_type``: ``choice`` if it names one, else the family's; None on a CPU."""
+    if not has_gpu(instance_type):
+        if choice != "auto":
+            raise ValueError(f"{instance_type} has no GPU; inference_ami_version applies to GPU instance types only")
+        return None
+    if choice != "auto":
+        return choice
+    ami = _FAMILY_AMI.get(family(instance_type))
+    if ami is None:
+        raise ValueError(
+            f"no SageMaker host image is known here to run CUDA 12 on {instance_type}; set inference_ami_version "
+            f"to one that supports it: {', '.join(INFERENCE_AMIS)}"
+        )
+    return ami

@@ -23,7 +23,7 @@ class EndpointAlarms(Construct):
         super().__init__(scope, id)
         name = settings.endpoint_name
         self._endpoint_name = name
-        self.topic = self._topic(name, settings.alarm_email)
+        self.topic = self._topic(name, settings.alarm_email, settings.removal_policy)
         m = endpoint_metrics
         above = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
         self.alarms: dict[str, cw.Alarm] = {}
@@ -74,12 +74,13 @@ class EndpointAlarms(Construct):
             missing=cw.TreatMissingData.BREACHING,
         )
 
-    def _topic(self, endpoint_name: str, email: str | None) -> sns.Topic:
+    def _topic(self, endpoint_name: str, email: str | None, removal_policy: cdk.RemovalPolicy) -> sns.Topic:
         key = kms.Key(
             self,
             "TopicKey",
             enable_key_rotation=True,
             description=f"Alarm notifications of endpoint {endpoint_name}",
+            removal_policy=removal_policy,
         )
         topic = sns.Topic(self, "Topic", display_name=f"{endpoint_name} alarms", master_key=key, enforce_ssl=True)
         # CloudWatch publishes the alarms; it needs the topic's key and, from this account only, the topic.

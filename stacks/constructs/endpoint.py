@@ -13,10 +13,14 @@ from constructs import Construct
 
 from ..config import Settings
 from ..instance_types import has_instance_storage
+from .handler_provider import HandlerProvider
 from .model_cache import grant_prefix
 from .nag import acknowledge
 
 VARIANT_NAME = "AllTraffic"
+# sagemaker:InvokeEndpoint authorizes the POST and response-stream calls (the API reference says so);
+# the bidirectional call is granted by its own action as AWS's streaming integrations grant it, even
+# though cfn-lint's action list (W3037) does not know it yet.
 INVOKE_ACTIONS = [
     "sagemaker:InvokeEndpoint",
     "sagemaker:InvokeEndpointWithResponseStream",
@@ -66,12 +70,14 @@ class Endpoint(Construct):
             ["s3:GetObject"],
             "SageMaker reads the model files under the model's own prefix only; their names come from the manifest.",
         )
+        # A log group left behind would make the next deployment of the same endpoint name fail
+        # ("already exists"), so it goes with the stack unless keep_endpoint_logs asks otherwise.
         self.log_group = logs.LogGroup(
             self,
             "Logs",
             log_group_name=f"/aws/sagemaker/Endpoints/{settings.endpoint_name}",
             retention=settings.log_retention,
-            removal_policy=cdk.RemovalPolicy.RETAIN,
+            removal_policy=cdk.RemovalPolicy.RETAIN if settings.keep_endpoint_logs else cdk.RemovalPolicy.DESTROY,
         )
         self.log_group.grant_write(self.role)
         self.log_group.grant(self.role, "logs:DescribeLogStreams")
@@ -113,6 +119,8 @@ class Endpoint(Construct):
             routing_config=sagemaker.CfnEndpointConfig.RoutingConfigProperty(
                 routing_strategy="LEAST_OUTSTANDING_REQUESTS"
             ),
+            # GPU hosts: an NVIDIA driver that runs the image's CUDA 12 libraries (see instance_types).
+            inference_ami_version=settings.inference_ami,
         )
         local_storage = has_instance_storage(settings.instance_type)
         volume_key = (
@@ -123,6 +131,7 @@ class Endpoint(Construct):
                 "VolumeKey",
                 enable_key_rotation=True,
                 description=f"Storage volumes of endpoint {settings.endpoint_name}",
+                removal_policy=settings.removal_policy,
             )
         )
         config = sagemaker.CfnEndpointConfig(
@@ -147,9 +156,40 @@ class Endpoint(Construct):
             # it to the config's initial count (the instance type and model still change).
             retain_all_variant_properties=True if settings.autoscaling else None,
         )
+        # Deleted after the endpoint: SageMaker may write until the endpoint is gone.
+        self.endpoint.node.add_dependency(self.log_group)
+        self.endpoint.node.add_dependency(self._guard(settings))
         self.invoke_policy = iam.ManagedPolicy(
             self,
             "InvokePolicy",
             description=f"Invoke SageMaker endpoint {settings.endpoint_name}: POST, response stream, bidi stream",
             statements=[iam.PolicyStatement(actions=INVOKE_ACTIONS, resources=[self.endpoint.attr_endpoint_arn])],
+        )
+        policy = self.invoke_policy.node.default_child
+        assert isinstance(policy, cdk.CfnResource)
+        policy.add_metadata(
+            "cfn-lint", {"config": {"ignore_checks": ["W3037"]}}
+        )  # InvokeEndpointWithBidirectionalStream: see INVOKE_ACTIONS
+
+    def _guard(self, settings: Settings) -> cdk.CustomResource:
+        """Stops, before the endpoint is updated, an instance type change SageMaker refuses under autoscaling."""
+        provider = HandlerProvider(
+            self,
+            "Guard",
+            handler="handlers.endpoint_guard.on_event",
+            description=f"Checks updates of endpoint {settings.endpoint_name} before SageMaker sees them",
+            timeout=cdk.Duration.minutes(1),
+            memory_size=128,
+            log_retention=settings.log_retention,
+        )
+        return cdk.CustomResource(
+            self,
+            "UpdateCheck",
+            service_token=provider.service_token,
+            resource_type="Custom::KokoroEndpointGuard",
+            properties={
+                "EndpointName": settings.endpoint_name,
+                "InstanceType": settings.instance_type,
+                "Autoscaling": "true" if settings.autoscaling else "false",
+            },
         )

@@ -16,6 +16,12 @@ from constructs import Construct
 from .handler_code import RUNTIME, handler_code
 from .nag import acknowledge_wildcard_resource
 
+# The provider framework's onEvent function waits for the handler within its own 15-minute limit.
+# A handler allowed as long would be cut off with the framework, and CloudFormation would wait an
+# hour for an answer nobody sends; a minute's margin lets the framework report the failure.
+FRAMEWORK_TIMEOUT = cdk.Duration.minutes(15)
+ANSWER_MARGIN = cdk.Duration.minutes(1)
+
 
 class HandlerProvider(Construct):
     def __init__(
@@ -30,6 +36,11 @@ class HandlerProvider(Construct):
         log_retention: logs.RetentionDays,
     ) -> None:
         super().__init__(scope, id)
+        if timeout.to_seconds() > FRAMEWORK_TIMEOUT.to_seconds() - ANSWER_MARGIN.to_seconds():
+            raise ValueError(
+                f"handler {handler} may run {timeout.to_seconds()} s, but the provider framework waits at most "
+                f"{FRAMEWORK_TIMEOUT.to_seconds()} s and needs {ANSWER_MARGIN.to_seconds()} s to answer CloudFormation"
+            )
         self.role = iam.Role(
             self, "Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"), description=description
         )

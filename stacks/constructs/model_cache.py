@@ -8,15 +8,19 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from ..config import Settings
-from .handler_provider import HandlerProvider
+from .handler_provider import FRAMEWORK_TIMEOUT, HandlerProvider
 from .nag import acknowledge, acknowledge_wildcard_resource
+
+# Well under the provider framework's own limit: a populator that runs out of time must still fail
+# in time for the framework to tell CloudFormation, which otherwise waits an hour for an answer.
+POPULATOR_TIMEOUT = FRAMEWORK_TIMEOUT.minus(cdk.Duration.minutes(2))
 
 
 class ModelCache(Construct):
     def __init__(self, scope: Construct, id: str, *, settings: Settings) -> None:
         super().__init__(scope, id)
         destroy = settings.bucket_removal_policy == "destroy"
-        removal = cdk.RemovalPolicy.DESTROY if destroy else cdk.RemovalPolicy.RETAIN
+        removal = settings.removal_policy
         access_logs = s3.Bucket(
             self,
             "AccessLogs",
@@ -61,7 +65,7 @@ class ModelCache(Construct):
             "Populator",
             handler="handlers.model_cache_populator.on_event",
             description=f"Fills s3 model cache {self.prefix} from {source.repo}",
-            timeout=cdk.Duration.minutes(15),
+            timeout=POPULATOR_TIMEOUT,
             memory_size=1024,
             log_retention=settings.log_retention,
         )
@@ -72,6 +76,12 @@ class ModelCache(Construct):
             ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
             "The populator writes the model files, whose names come from the model source, under its own prefix only.",
         )
+        if settings.hub_token_secret_arn:
+            provider.role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["secretsmanager:GetSecretValue"], resources=[settings.hub_token_secret_arn]
+                )
+            )
         return cdk.CustomResource(
             self,
             "Files",
@@ -87,6 +97,7 @@ class ModelCache(Construct):
                 "Voices": source.voices,
                 "DefaultVoice": settings.default_voice,
                 "HubEndpoint": settings.hub_endpoint,
+                **({"HubTokenSecretArn": settings.hub_token_secret_arn} if settings.hub_token_secret_arn else {}),
             },
         )
 

@@ -10,6 +10,7 @@ import pytest
 from cfnlint.api import lint_file
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from stacks.agent_stack import runtime_name
 from stacks.config import SettingsError, settings_from_context
 
 from .conftest import Assembly, cdk_json_context, synthesize
@@ -18,6 +19,15 @@ from .test_templates import masked
 STACK = "KokoroAgent"
 PROFILE = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
 BEDROCK_ACTIONS = ["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"]
+# What AWS documents for a runtime's execution role, besides the image, the logs and the model.
+XRAY_ACTIONS = {"xray:PutTraceSegments", "xray:PutTelemetryRecords", "xray:GetSamplingRules", "xray:GetSamplingTargets"}
+RUNTIME_ROLE_ACTIONS = {
+    *XRAY_ACTIONS,
+    "cloudwatch:PutMetricData",
+    "logs:DescribeLogGroups",
+    "bedrock-agentcore:GetWorkloadAccessToken",
+    "bedrock-agentcore:GetWorkloadAccessTokenForJWT",
+}
 
 
 @pytest.fixture(scope="module")
@@ -109,16 +119,37 @@ def test_role_invokes_only_this_projects_endpoint_pulls_its_image_and_writes_its
         "logs:CreateLogStream",
         "logs:DescribeLogStreams",
         "logs:PutLogEvents",
+        *RUNTIME_ROLE_ACTIONS,
     }
     for statement in others:
-        resources = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
-        if "ecr:BatchGetImage" in actions(statement):
+        resources = (
+            [joined(r) for r in statement["Resource"]]
+            if isinstance(statement["Resource"], list)
+            else [joined(statement["Resource"])]
+        )
+        granted_here = set(actions(statement))
+        if "ecr:BatchGetImage" in granted_here:
             repository = "cdk-hnb659fds-container-assets-123456789012-us-east-1"  # the image asset's repository
-            assert [joined(r) for r in resources] == [f"arn:aws:ecr:us-east-1:123456789012:repository/{repository}"]
-        elif "logs:PutLogEvents" in actions(statement):
-            assert all(":log-group:/aws/bedrock-agentcore/runtimes/" in joined(r) for r in resources)
-        else:
-            assert actions(statement) == ["ecr:GetAuthorizationToken"] and resources == ["*"]
+            assert resources == [f"arn:aws:ecr:us-east-1:123456789012:repository/{repository}"]
+        elif "logs:PutLogEvents" in granted_here:
+            assert all(":log-group:/aws/bedrock-agentcore/runtimes/" in r for r in resources)
+        elif granted_here == {"cloudwatch:PutMetricData"}:
+            assert resources == ["*"]
+            assert statement["Condition"] == {"StringEquals": {"cloudwatch:namespace": "bedrock-agentcore"}}
+        elif granted_here == {"logs:DescribeLogGroups"}:
+            assert resources == ["arn:aws:logs:us-east-1:123456789012:log-group:*"]
+        elif "bedrock-agentcore:GetWorkloadAccessToken" in granted_here:
+            directory = "arn:aws:bedrock-agentcore:us-east-1:123456789012:workload-identity-directory/default"
+            assert resources == [directory, f"{directory}/workload-identity/kokoro_tts_agent-*"]
+            assert "bedrock-agentcore:GetWorkloadAccessTokenForUserId" not in granted_here
+        else:  # actions without resource-level permissions
+            assert granted_here <= {"ecr:GetAuthorizationToken", *XRAY_ACTIONS} and resources == ["*"]
+
+
+def test_runtime_name_starts_with_a_letter_whatever_the_endpoint_name() -> None:
+    assert runtime_name("kokoro-tts") == "kokoro_tts_agent"
+    assert runtime_name("9-lives") == "agent_9_lives_agent"
+    assert runtime_name("x" * 63) == "x" * 48
 
 
 def test_runtime_runs_the_arm64_image_with_the_model_and_endpoint_it_needs(with_agent: Assembly) -> None:

@@ -204,7 +204,11 @@ def test_lambda_functions_run_the_bundled_handlers(assembly: Assembly) -> None:
                 module = handler.rsplit(".", 1)[0].replace(".", "/") + ".py"
                 assert (asset / module).is_file()
                 assert (asset / "kokoro_server" / "model_cache.py").is_file()
-    assert handlers == {"handlers.model_cache_populator.on_event", "handlers.bidi_image.on_event"}
+    assert handlers == {
+        "handlers.model_cache_populator.on_event",
+        "handlers.bidi_image.on_event",
+        "handlers.endpoint_guard.on_event",
+    }
 
 
 def test_stack_outputs_name_what_a_caller_needs(assembly: Assembly) -> None:

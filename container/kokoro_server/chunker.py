@@ -1,10 +1,14 @@
 """Synthesis chunks: the units the engine turns into audio, one model call each.
 
-A sentence is the natural unit: prosody is whole and a join between sentences falls on a
-pause. Two exceptions. A sentence too long for one call (Kokoro takes at most 510 phonemes;
-English runs about 1.3 phonemes per character) is split at clause boundaries, then at word
-boundaries, into balanced pieces. And the first chunk of an utterance is kept short, split at
-its first clause boundary, because the listener hears nothing until it is synthesized.
+Chunks end at sentence boundaries, where prosody is whole and a join falls on a pause, with
+three refinements. The first chunk of an utterance is kept short, split at its first clause
+boundary, because the listener hears nothing until it is synthesized. After it, chunks grow:
+each may be up to twice as long as the one before (``GROWTH``), so consecutive sentences are
+packed into fewer model calls (each call also renders its own edge silence) while every chunk is
+still synthesized before the one before it has finished playing, on any engine faster than half
+real time; a sentence longer than that is cut at its clause boundaries. And a sentence too long
+for one call (Kokoro takes at most 510 phonemes; English runs about 1.3 phonemes per character)
+is split at clause boundaries, then at word boundaries, into balanced pieces.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from .segmenter import split_sentences
 
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
+GROWTH = 2  # a chunk may be this many times as long as the one before it
 _MIN_FIRST_CHARS = 12
 _CLAUSE = re.compile(r"(?<=[,;:—–])\s+")
 _WORD = re.compile(r"\s+")
@@ -53,6 +58,16 @@ def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
     return chunks
 
 
+def _split_at_clauses(sentence: str, limit: int, max_chunk_chars: int) -> list[str]:
+    """Split a sentence over ``limit`` at clause boundaries only; words are split only past ``max_chunk_chars``."""
+    if len(sentence) <= limit:
+        return [sentence]
+    chunks: list[str] = []
+    for clause in _balanced(_pieces(sentence, _CLAUSE), limit):
+        chunks.extend(split_long(clause, max_chunk_chars) if len(clause) > max_chunk_chars else [clause])
+    return chunks
+
+
 def _short_first(sentence: str, first_limit: int) -> list[str]:
     """Split off the first clause when the first sentence is long, so audio starts early."""
     if len(sentence) <= first_limit:
@@ -65,19 +80,42 @@ def _short_first(sentence: str, first_limit: int) -> list[str]:
     return [sentence]
 
 
+def _limit(previous: int, first_chunk_chars: int, max_chunk_chars: int) -> int:
+    return min(max_chunk_chars, max(first_chunk_chars, GROWTH * previous))
+
+
 def plan_chunks(
     sentences: Iterable[str], first_chunk_chars: int = FIRST_CHUNK_CHARS, max_chunk_chars: int = MAX_CHUNK_CHARS
 ) -> Iterator[str]:
     """Chunks for an utterance's sentences, in order; blank sentences are skipped."""
     first = True
+    previous = 0  # length of the chunk yielded last
+    current, limit = "", 0  # the chunk being packed, and how long it may grow
     for sentence in sentences:
         text = " ".join(sentence.split())
         if not text:
             continue
-        parts = _short_first(text, first_chunk_chars) if first else [text]
-        first = False
-        for part in parts:
-            yield from split_long(part, max_chunk_chars)
+        units = _short_first(text, first_chunk_chars) if first else [text]
+        for unit in units:
+            if first:
+                first = False
+                for piece in split_long(unit, max_chunk_chars):
+                    yield piece
+                    previous = len(piece)
+                continue
+            if current and len(current) + 1 + len(unit) <= limit:
+                current += " " + unit
+                continue
+            if current:
+                yield current
+                previous = len(current)
+            limit = _limit(previous, first_chunk_chars, max_chunk_chars)
+            *pieces, current = _split_at_clauses(unit, limit, max_chunk_chars)
+            for piece in pieces:
+                yield piece
+                previous = len(piece)
+    if current:
+        yield current
 
 
 def chunk_text(

@@ -11,6 +11,7 @@ from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from ..config import BIDI_LABEL, Settings
+from ..instance_types import has_gpu
 from .handler_provider import HandlerProvider
 
 CONTAINER_DIR = Path(__file__).resolve().parents[2] / "container"
@@ -32,8 +33,14 @@ class BidiImage(Construct):
         super().__init__(scope, id)
         reference = settings.image_reference
         if reference is None:
+            # The GPU flavor carries CUDA; a CPU instance type gets the small CPU flavor and the fastest
+            # CPU runtime. Same server package, same contract.
             asset = ecr_assets.DockerImageAsset(
-                self, "Asset", directory=str(CONTAINER_DIR), platform=ecr_assets.Platform.LINUX_AMD64
+                self,
+                "Asset",
+                directory=str(CONTAINER_DIR),
+                platform=ecr_assets.Platform.LINUX_AMD64,
+                build_args={"FLAVOR": "gpu" if has_gpu(settings.instance_type) else "cpu"},
             )
             self.repository: ecr.IRepository = asset.repository
             image = {"ImageTag": asset.image_tag}

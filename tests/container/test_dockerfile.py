@@ -13,8 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CONTEXT = ROOT / "container"
 BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming=true"
-# In the image, onnxruntime-gpu provides the module the CPU wheel provides locally.
-IMAGE_DISTRIBUTION = {"onnxruntime": "onnxruntime-gpu"}
+FLAVORS = ("cpu", "gpu")
+# The distribution that provides the onnxruntime module in each flavor.
+ONNXRUNTIME = {"cpu": "onnxruntime", "gpu": "onnxruntime-gpu"}
 
 
 def instructions() -> list[tuple[str, str]]:
@@ -42,10 +43,12 @@ def test_image_carries_the_bidirectional_label_port_and_serve_entrypoint():
 
 def test_every_copied_path_is_in_the_build_context_and_not_ignored():
     ignored = (CONTEXT / ".dockerignore").read_text().split()
+    assert instruction("ARG") == ["FLAVOR=gpu"]
     for argument in instruction("COPY"):
-        source = argument.split()[0]
-        assert (CONTEXT / source).exists(), source
-        assert source.rstrip("/") not in ignored
+        for flavor in FLAVORS:
+            source = argument.split()[0].replace("${FLAVOR}", flavor)
+            assert (CONTEXT / source).exists(), source
+            assert source.rstrip("/") not in ignored and not source.endswith(".in")
 
 
 def test_dependencies_install_by_hash_before_the_code_is_copied():
@@ -54,16 +57,24 @@ def test_dependencies_install_by_hash_before_the_code_is_copied():
     code = next(i for i, (k, a) in enumerate(instructions()) if k == "COPY" and "kokoro_server" in a)
     assert install < code and "RUN" not in kinds[code:]
     assert "--require-hashes" in instructions()[install][1]
-    text = (CONTEXT / "requirements.txt").read_text()
-    assert text.count("--hash=sha256:") >= len(requirement_pins(CONTEXT / "requirements.txt"))
+    for flavor in FLAVORS:
+        compiled = CONTEXT / f"requirements-{flavor}.txt"
+        assert compiled.read_text().count("--hash=sha256:") >= len(requirement_pins(compiled))
 
 
 def test_image_pins_match_the_versions_the_tests_run():
+    """Both flavors run what the tests run, except the GPU flavor's ONNX Runtime: the newest CUDA 12 build."""
     lock = tomllib.loads((ROOT / "uv.lock").read_text())
     locked = {package["name"]: package["version"] for package in lock["package"]}
-    for name, version in requirement_pins(CONTEXT / "requirements.in").items():
-        local = {"onnxruntime-gpu": "onnxruntime"}.get(name, name)
-        assert locked[local] == version, f"{name}: image {version}, uv.lock {locked[local]}"
+    for flavor in FLAVORS:
+        declared = requirement_pins(CONTEXT / f"requirements-{flavor}.in")
+        for name, version in declared.items():
+            if name != "onnxruntime-gpu":
+                assert locked[name] == version, f"{flavor} {name}: image {version}, uv.lock {locked[name]}"
+        # The compiled set installs exactly what the flavor declares.
+        compiled = requirement_pins(CONTEXT / f"requirements-{flavor}.txt")
+        assert {name: compiled[name] for name in declared} == declared
+    assert requirement_pins(CONTEXT / "requirements-gpu.in")["onnxruntime-gpu"].startswith("1.26.")
 
 
 def test_every_module_the_server_imports_is_installed_by_the_image():
@@ -77,14 +88,17 @@ def test_every_module_the_server_imports_is_installed_by_the_image():
     )
     loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, cwd=ROOT)
     owners = packages_distributions()
-    image = requirement_pins(CONTEXT / "requirements.txt")
-    missing = []
-    for module in loaded.stdout.split():
-        if module in sys.stdlib_module_names or module.startswith("_") or module == "kokoro_server":
-            continue
-        for distribution in owners.get(module, []):
-            name = IMAGE_DISTRIBUTION.get(module, distribution.lower().replace("_", "-"))
-            if name not in image:
-                missing.append(f"{module} (from {name})")
-    assert not missing, f"imported by the server but not installed in the image: {missing}"
-    assert "onnxruntime-gpu" in image and "onnxruntime" not in image
+    for flavor in FLAVORS:
+        image = requirement_pins(CONTEXT / f"requirements-{flavor}.txt")
+        missing = []
+        for module in loaded.stdout.split():
+            if module in sys.stdlib_module_names or module.startswith("_") or module == "kokoro_server":
+                continue
+            for distribution in owners.get(module, []):
+                name = distribution.lower().replace("_", "-")
+                name = ONNXRUNTIME[flavor] if name == "onnxruntime" else name
+                if name not in image:
+                    missing.append(f"{module} (from {name})")
+        assert not missing, f"imported by the server but not installed in the {flavor} image: {missing}"
+        other = ONNXRUNTIME["gpu" if flavor == "cpu" else "cpu"]
+        assert ONNXRUNTIME[flavor] in image and other not in image

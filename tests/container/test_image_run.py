@@ -1,8 +1,10 @@
 """The image built from container/Dockerfile, run in a real container engine as SageMaker runs it.
 
-`docker run IMAGE serve` with the model cache mounted read-only at /opt/ml/model, then the
-container contract: /ping, POST in every format, a WebSocket session, SIGTERM from `docker stop`.
-Opt-in (`uv run pytest -m container`): the first build takes minutes. Skipped where no engine runs.
+Both flavors: the CPU one (CPU instance types) and the GPU one, which on this GPU-less host must
+land on the CPU cleanly. `docker run IMAGE serve` with the model cache mounted read-only at
+/opt/ml/model, then the container contract: /ping, POST in every format, a WebSocket session,
+SIGTERM from `docker stop`. Opt-in (`uv run pytest -m container`): the first build takes minutes.
+Skipped where no engine runs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from tests.server.speech import connect, plausible_duration, receive, run, until
 pytestmark = pytest.mark.container
 
 CONTEXT = Path(__file__).resolve().parents[2] / "container"
-IMAGE = "kokoro-server:test"
+CPU_IMAGE_LIMIT_BYTES = 1_000_000_000
 BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
 HEALTH_CHECK_SECONDS = 600  # the endpoint's default container_startup_health_check_timeout (cdk.json)
 SAGEMAKER_STOP_SECONDS = 30  # SageMaker, like `docker stop -t 30`, kills the container this long after SIGTERM
@@ -34,12 +36,14 @@ def docker(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["docker", *args], check=check, capture_output=True, text=True)
 
 
-@pytest.fixture(scope="module")
-def image() -> str:
+@pytest.fixture(scope="module", params=["cpu", "gpu"])
+def image(request: pytest.FixtureRequest) -> str:
     if shutil.which("docker") is None or docker("info", check=False).returncode != 0:
         pytest.skip("no Docker engine is running here (`docker info` fails); these tests build and run the image")
-    subprocess.run(["docker", "build", "--network", "host", "-t", IMAGE, str(CONTEXT)], check=True)
-    return IMAGE
+    tag = f"kokoro-server:test-{request.param}"
+    build = ["docker", "build", "--network", "host", "--build-arg", f"FLAVOR={request.param}", "-t", tag, str(CONTEXT)]
+    subprocess.run(build, check=True)
+    return tag
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +78,8 @@ def container(image: str, embedded_model_dir: Path):
 
 def test_image_config_carries_the_contract(image: str) -> None:
     (config,) = json.loads(docker("image", "inspect", image).stdout)
+    if image.endswith("-cpu"):
+        assert config["Size"] < CPU_IMAGE_LIMIT_BYTES, config["Size"]  # no CUDA in the CPU flavor
     settings = config["Config"]
     assert settings["Labels"][BIDI_LABEL] == "true"
     assert settings["Entrypoint"] == ["python", "-m", "kokoro_server"] and settings["Cmd"] == ["serve"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kokoro_server.chunker import chunk_text, split_long
+from kokoro_server.chunker import GROWTH, chunk_text, split_long
 
 
 def words(text: str) -> list[str]:
@@ -22,11 +22,33 @@ def test_a_long_first_sentence_yields_a_short_first_chunk_at_a_clause():
     assert words(" ".join(chunks)) == words(text)
 
 
-def test_only_the_first_sentence_is_shortened():
+def test_after_the_first_chunk_each_may_be_twice_as_long_as_the_one_before():
+    # A short first chunk, then a long sentence: it is cut at its clauses, so the next chunk is
+    # synthesized while the short one plays, and the chunks grow from there.
     text = "Okay. Then, after that, we will go through the remaining items one at a time until the list is done."
     assert chunk_text(text, first_chunk_chars=20) == [
         "Okay.",
-        "Then, after that, we will go through the remaining items one at a time until the list is done.",
+        "Then, after that,",
+        "we will go through the remaining items one at a time until the list is done.",
+    ]
+
+
+def test_short_sentences_after_the_first_are_packed_into_growing_chunks():
+    text = "Yes. " + " ".join(f"Step {i} is done." for i in range(1, 13))
+    chunks = chunk_text(text, first_chunk_chars=80, max_chunk_chars=120)
+    assert chunks[0] == "Yes."
+    assert len(chunks) <= 4  # 13 sentences, 4 model calls
+    for before, chunk in zip(chunks, chunks[1:], strict=False):
+        assert len(chunk) <= max(80, GROWTH * len(before)), (before, chunk)
+    assert max(len(chunk) for chunk in chunks) <= 120
+    assert words(" ".join(chunks)) == words(text)
+
+
+def test_a_sentence_over_its_chunk_limit_without_clauses_stays_whole():
+    text = "Sure. Your order qualifies for a full refund because it arrived more than five days late."
+    assert chunk_text(text) == [
+        "Sure.",
+        "Your order qualifies for a full refund because it arrived more than five days late.",
     ]
 
 

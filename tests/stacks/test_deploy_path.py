@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import aws_cdk as cdk
@@ -181,3 +182,12 @@ def test_the_invoke_policy_carries_its_cfn_lint_reason(assembly: Assembly) -> No
     assert policy["Metadata"]["cfn-lint"] == {"config": {"ignore_checks": ["W3037"]}}
     warnings = [m.rule.id for m in lint_file(assembly.outdir / f"{ENDPOINT}.template.json")]
     assert "W3037" not in warnings
+
+
+@pytest.mark.parametrize(("instance_type", "flavor"), [("ml.g5.xlarge", "gpu"), ("ml.c7i.2xlarge", "cpu")])
+def test_the_image_flavor_follows_the_instance_type(tmp_path: Path, instance_type: str, flavor: str) -> None:
+    synthesize(tmp_path, instance_type=instance_type)
+    manifest = json.loads((tmp_path / f"{ENDPOINT}.assets.json").read_text())
+    (image,) = manifest["dockerImages"].values()
+    assert image["source"]["dockerBuildArgs"] == {"FLAVOR": flavor}
+    assert image["source"]["platform"] == "linux/amd64"

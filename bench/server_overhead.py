@@ -77,6 +77,15 @@ async def ws_first_audio(url: str) -> float:
         return first
 
 
+def emit(result: dict, out: Path | None) -> None:
+    """Print the result as JSON, and write it to ``out`` when given."""
+    text = json.dumps(result, indent=2)
+    print(text)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model-dir", type=Path)
@@ -131,11 +140,7 @@ def main() -> None:
         "samples_ms": {name: [round(1000 * v, 1) for v in values] for name, values in samples.items()},
         "server_exit_status": server.returncode,
     }
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import aiohttp
-from server_overhead import free_port, wait_ready
+from server_overhead import emit, free_port, wait_ready
 
 from kokoro_server.chunker import MAX_CHUNK_CHARS, chunk_text
 from kokoro_server.device import load_engine
@@ -123,11 +123,7 @@ def main() -> None:
         "long_chunk_chars": len(LONG_SENTENCE),
         "by_engine_slowdown": runs,
     }
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

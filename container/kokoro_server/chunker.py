@@ -21,7 +21,7 @@ from .segmenter import split_sentences
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
 GROWTH = 2  # a chunk may be this many times as long as the one before it
-_MIN_FIRST_CHARS = 12
+MIN_FIRST_CHUNK_CHARS = 12
 _CLAUSE = re.compile(r"(?<=[,;:—–])\s+")
 _WORD = re.compile(r"\s+")
 
@@ -68,16 +68,21 @@ def _split_at_clauses(sentence: str, limit: int, max_chunk_chars: int) -> list[s
     return chunks
 
 
-def _short_first(sentence: str, first_limit: int) -> list[str]:
-    """Split off the first clause when the first sentence is long, so audio starts early."""
+def _short_first(sentence: str, first_limit: int, must_fit: bool) -> list[str]:
+    """Split off the first clause when the first sentence is long, so audio starts early.
+
+    With ``must_fit`` (the listener is still hearing earlier audio, which this chunk must follow
+    without a gap), a sentence with no clause boundary in reach is cut between words instead.
+    """
     if len(sentence) <= first_limit:
         return [sentence]
     for match in _CLAUSE.finditer(sentence):
-        if _MIN_FIRST_CHARS <= match.start() <= first_limit:
+        if MIN_FIRST_CHUNK_CHARS <= match.start() <= first_limit:
             return [sentence[: match.start()], sentence[match.end() :]]
         if match.start() > first_limit:
             break
-    return [sentence]
+    cut = sentence.rfind(" ", MIN_FIRST_CHUNK_CHARS, first_limit + 1) if must_fit else -1
+    return [sentence[:cut], sentence[cut + 1 :]] if cut > 0 else [sentence]
 
 
 def _limit(previous: int, first_chunk_chars: int, max_chunk_chars: int) -> int:
@@ -85,7 +90,10 @@ def _limit(previous: int, first_chunk_chars: int, max_chunk_chars: int) -> int:
 
 
 def plan_chunks(
-    sentences: Iterable[str], first_chunk_chars: int = FIRST_CHUNK_CHARS, max_chunk_chars: int = MAX_CHUNK_CHARS
+    sentences: Iterable[str],
+    first_chunk_chars: int = FIRST_CHUNK_CHARS,
+    max_chunk_chars: int = MAX_CHUNK_CHARS,
+    first_must_fit: bool = False,
 ) -> Iterator[str]:
     """Chunks for an utterance's sentences, in order; blank sentences are skipped."""
     first = True
@@ -95,7 +103,7 @@ def plan_chunks(
         text = " ".join(sentence.split())
         if not text:
             continue
-        units = _short_first(text, first_chunk_chars) if first else [text]
+        units = _short_first(text, first_chunk_chars, first_must_fit) if first else [text]
         for unit in units:
             if first:
                 first = False
@@ -119,7 +127,10 @@ def plan_chunks(
 
 
 def chunk_text(
-    text: str, first_chunk_chars: int = FIRST_CHUNK_CHARS, max_chunk_chars: int = MAX_CHUNK_CHARS
+    text: str,
+    first_chunk_chars: int = FIRST_CHUNK_CHARS,
+    max_chunk_chars: int = MAX_CHUNK_CHARS,
+    first_must_fit: bool = False,
 ) -> list[str]:
     """Chunks for a whole input text."""
-    return list(plan_chunks(split_sentences(text), first_chunk_chars, max_chunk_chars))
+    return list(plan_chunks(split_sentences(text), first_chunk_chars, max_chunk_chars, first_must_fit))

@@ -86,8 +86,9 @@ async def invocations(request: web.Request) -> web.StreamResponse:
         if utterance.header:
             await response.write(utterance.header)
         settings = runtime.settings
+        first_chunk = (settings.first_chunk_chars, False)  # one utterance per request: nothing plays before it
         async for data in render(
-            utterance, runtime.engine, runtime.scheduler, settings.first_chunk_chars, settings.max_chunk_chars
+            utterance, runtime.engine, runtime.scheduler, runtime.pace, first_chunk, settings.max_chunk_chars
         ):
             await response.write(data)
             utterance.sent(len(data))

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from .audio import FORMATS, SAMPLE_RATES
+from .pace import Playback
 from .protocol import ProtocolError, check_text, parse_message, resolve_options
 from .runtime import Runtime
 from .scheduler import Busy
@@ -39,6 +40,7 @@ class Session:
         self._room = asyncio.Event()
         self._work = asyncio.Event()
         self._close_code: int | None = None
+        self._playback = Playback()  # what the listener has still to hear, for sizing the next first chunk
 
     # -- reader ---------------------------------------------------------------------------
 
@@ -140,6 +142,7 @@ class Session:
         if self._current is not None and self._current[0] is utterance:
             self._current[1].cancel()
         self._outbox = deque(item for item in self._outbox if _utterance_of(item) is not utterance)
+        self._playback = Playback()  # the listener stops hearing it: count nothing ahead
         self._room.set()
         self._post_first("canceled", utterance)
         self._runtime.finished(utterance, "canceled")
@@ -177,13 +180,17 @@ class Session:
         assert runtime.engine is not None
         self._post("start", utterance)
         settings = runtime.settings
+        first_chunk = runtime.pace.first_chunk(
+            self._playback.ahead(), utterance.options.speed, settings.first_chunk_chars, settings.max_chunk_chars
+        )
         async for data in render(
-            utterance, runtime.engine, runtime.scheduler, settings.first_chunk_chars, settings.max_chunk_chars
+            utterance, runtime.engine, runtime.scheduler, runtime.pace, first_chunk, settings.max_chunk_chars
         ):
             while len(self._outbox) >= OUTBOX_LIMIT:
                 self._room.clear()
                 await self._room.wait()
             self._post("audio", (utterance, data))
+            self._playback.sent(utterance.options.format.duration_ms(len(data)) / 1000)
         self._post("done", utterance)
 
     # -- sender ---------------------------------------------------------------------------

@@ -73,3 +73,11 @@ def test_a_sentence_without_clauses_splits_between_words_in_balanced_pieces():
 def test_no_text_is_lost_or_reordered_across_the_corpus_like_input():
     text = "Hi!\n\nFirst, unplug the router, wait thirty seconds, and plug it back in. " * 5
     assert words(" ".join(chunk_text(text))) == words(text)
+
+
+def test_a_first_chunk_that_must_fit_is_cut_between_words_when_no_clause_is_in_reach():
+    text = "Your order qualifies for a full refund because it arrived more than five days late."
+    assert chunk_text(text, first_chunk_chars=30) == [text]  # for first audio alone, never mid-clause
+    first, *rest = chunk_text(text, first_chunk_chars=30, first_must_fit=True)
+    assert first == "Your order qualifies for a"
+    assert words(" ".join([first, *rest])) == words(text)

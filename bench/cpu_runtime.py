@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -219,7 +220,7 @@ def main() -> None:
         lines = [
             "# ONNX Runtime on this CPU, and the engine against kokoro-onnx's Kokoro.create",
             "",
-            f"`uv run python bench/cpu_runtime.py --rounds {args.rounds}` on {platform.platform()}, "
+            f"`uv run python bench/cpu_runtime.py {shlex.join(sys.argv[1:])}` on {platform.platform()}, "
             f"{os.cpu_count()} CPUs; {len(texts)} corpus replies, voice {VOICE}, int8 model; configurations "
             "alternate round by round. Words differing: word error rate of pocketsphinx's transcript against "
             f"its transcript of {BASELINE}'s audio.",

@@ -20,6 +20,9 @@ from .model_cache import Manifest
 from .settings import ServerSettings
 
 GPU_WORKERS = 4  # inference calls in flight on one GPU: enough to keep it busy between small calls
+# On a CPU, workers of two threads each (docs/bench/threads.md): a second thread makes one call about
+# 1.6x faster, which first audio needs; past two, another worker adds more throughput than another thread.
+CPU_THREADS_PER_WORKER = 2
 
 
 @dataclass(frozen=True)
@@ -59,9 +62,11 @@ def wanted_device(settings: ServerSettings) -> str:
 
 
 def plan_for(settings: ServerSettings, device: str, note: str = "") -> Plan:
-    workers = settings.workers or (GPU_WORKERS if device == "cuda" else 1)
-    threads = 0 if device == "cuda" else max(1, available_cores() // workers)
-    return Plan(device, workers, threads, note)
+    if device == "cuda":
+        return Plan(device, settings.workers or GPU_WORKERS, 0, note)
+    cores = available_cores()
+    workers = settings.workers or max(1, cores // CPU_THREADS_PER_WORKER)
+    return Plan(device, workers, max(1, cores // workers), note)
 
 
 def engine_options(settings: ServerSettings, plan: Plan) -> EngineOptions:

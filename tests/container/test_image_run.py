@@ -10,6 +10,7 @@ Skipped where no engine runs.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -170,6 +171,7 @@ def test_docker_stop_drains_and_exits_0_before_the_kill(container) -> None:
     logged = {event["event"]: event for event in log_events(output)}
     assert logged["stopped"]["interrupted_inference_calls"] == 0
     # One clear line about the device, decided from what the session runs on: no GPU here, so the
-    # CPU with one worker, and no failed attempt at CUDA on the way.
-    assert (logged["model_loaded"]["device"], logged["model_loaded"]["workers"]) == ("cpu", 1)
+    # CPU's plan (workers of two threads), and no failed attempt at CUDA on the way.
+    cpu_workers = max(1, len(os.sched_getaffinity(0)) // 2)
+    assert (logged["model_loaded"]["device"], logged["model_loaded"]["workers"]) == ("cpu", cpu_workers)
     assert logged["ready"]["device"] == "cpu" and "EP Error" not in output

@@ -10,11 +10,16 @@ from kokoro_server.model_cache import verify_directory
 from kokoro_server.settings import ServerSettings
 
 
-def test_a_gpu_gets_several_workers_and_a_cpu_one_with_every_core(monkeypatch) -> None:
+@pytest.mark.parametrize(("cores", "workers", "threads"), [(1, 1, 1), (2, 1, 2), (4, 2, 2), (8, 4, 2), (5, 2, 2)])
+def test_a_cpu_gets_workers_of_two_threads(monkeypatch, cores, workers, threads) -> None:
+    monkeypatch.setattr(device, "available_cores", lambda: cores)
+    assert plan_for(ServerSettings(), "cpu") == device.Plan("cpu", workers, threads)
+
+
+def test_a_gpu_gets_several_workers_and_an_explicit_count_wins(monkeypatch) -> None:
     monkeypatch.setattr(device, "available_cores", lambda: 8)
     assert plan_for(ServerSettings(), "cuda") == device.Plan("cuda", GPU_WORKERS, 0)
-    assert plan_for(ServerSettings(), "cpu") == device.Plan("cpu", 1, 8)
-    assert plan_for(ServerSettings(workers=2), "cpu") == device.Plan("cpu", 2, 4)  # an explicit count wins
+    assert plan_for(ServerSettings(workers=8), "cpu") == device.Plan("cpu", 8, 1)
 
 
 def test_no_nvidia_driver_means_the_cpu_without_trying_cuda(monkeypatch) -> None:
@@ -32,5 +37,5 @@ def test_a_session_that_lands_on_the_cpu_gets_the_cpu_plan(embedded_model_dir, m
     monkeypatch.setattr(device, "wanted_device", lambda settings: "cuda" if settings.device == "auto" else "cpu")
     engine, plan = load_engine(ServerSettings(device=asked), embedded_model_dir, verify_directory(embedded_model_dir))
     assert engine.device == plan.device == "cpu"
-    assert (plan.workers, plan.threads_per_worker) == (1, device.available_cores())
+    assert plan == plan_for(ServerSettings(device=asked), "cpu", plan.note)  # the CPU's plan, not the GPU's
     assert ("driver" in plan.note) == (asked == "auto")  # the fallback says why; a CPU by choice needs no note

@@ -48,6 +48,7 @@ class _Utterance:
     delivered: int = 0  # audio bytes handed to the reply
     skip: int = 0  # after a re-send: bytes of the new audio that were already delivered
     received: int = 0  # bytes received for the current attempt
+    first_chunk_chars: int | None = None  # the server's plan, from ``start``: sent back on a re-send
     generation: int = -1  # the connection it was last sent on
     busy_retries: int = 0
 
@@ -269,8 +270,12 @@ class Speaker:
         if utterance.generation == self._generation or utterance.id not in self._pending:
             return  # already (re)sent on this connection, or canceled meanwhile
         utterance.generation = self._generation
+        message = {"type": "speak", "id": utterance.id, "text": utterance.text}
+        if utterance.delivered and utterance.first_chunk_chars is not None:
+            # Resuming: the same first chunk gives the same audio, so skipping what was delivered is exact.
+            message["first_chunk_chars"] = utterance.first_chunk_chars
         try:
-            await self._transport.send({"type": "speak", "id": utterance.id, "text": utterance.text})
+            await self._transport.send(message)
         except TransportClosed:
             pass  # the receiver reconnects and re-sends everything pending
 
@@ -335,6 +340,8 @@ class Speaker:
             self._current = utterance
             if utterance is not None:
                 utterance.received = 0
+                if utterance.first_chunk_chars is None:
+                    utterance.first_chunk_chars = message.get("first_chunk_chars")
         elif kind == "done" and utterance is not None:
             self._finish(utterance)
         elif kind == "error":

@@ -81,7 +81,11 @@ def _short_first(sentence: str, first_limit: int, must_fit: bool) -> list[str]:
             return [sentence[: match.start()], sentence[match.end() :]]
         if match.start() > first_limit:
             break
-    cut = sentence.rfind(" ", MIN_FIRST_CHUNK_CHARS, first_limit + 1) if must_fit else -1
+    if not must_fit:
+        return [sentence]
+    # The last word boundary in reach, else the first past the shortest chunk worth a model call.
+    cut = sentence.rfind(" ", MIN_FIRST_CHUNK_CHARS, first_limit + 1)
+    cut = cut if cut > 0 else sentence.find(" ", MIN_FIRST_CHUNK_CHARS)
     return [sentence[:cut], sentence[cut + 1 :]] if cut > 0 else [sentence]
 
 

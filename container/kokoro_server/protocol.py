@@ -17,7 +17,7 @@ MAX_ID_CHARS = 128
 OPTION_FIELDS = ("voice", "speed", "format", "sample_rate")
 MESSAGE_FIELDS = {
     "configure": {"type", *OPTION_FIELDS},
-    "speak": {"type", "id", "text", *OPTION_FIELDS},
+    "speak": {"type", "id", "text", "first_chunk_chars", *OPTION_FIELDS},
     "cancel": {"type", "id"},
     "close": {"type"},
 }
@@ -76,6 +76,17 @@ def resolve_options(fields: dict[str, Any], defaults: SpeechOptions, voices: tup
             "invalid_sample_rate", f"format 'mulaw' is 8 kHz G.711; sample_rate must be 8000, not {rate}"
         )
     return replace(options, format=AudioFormat(encoding, rate))
+
+
+def check_first_chunk_chars(value: Any, low: int, high: int) -> int:
+    """A speak's ``first_chunk_chars``: plan its first chunk to at most this many characters (a resumed
+    utterance sends back what its ``start`` said, so its audio is laid out as before)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ProtocolError(
+            "invalid_first_chunk_chars",
+            f"first_chunk_chars {value!r} is invalid; give a whole number from {low} to {high}",
+        )
+    return value
 
 
 def check_text(text: Any, max_chars: int) -> str:

@@ -87,9 +87,7 @@ async def invocations(request: web.Request) -> web.StreamResponse:
             await response.write(utterance.header)
         settings = runtime.settings
         first_chunk = (settings.first_chunk_chars, False)  # one utterance per request: nothing plays before it
-        async for data in render(
-            utterance, runtime.engine, runtime.scheduler, runtime.pace, first_chunk, settings.max_chunk_chars
-        ):
+        async for data in render(utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars):
             await response.write(data)
             utterance.sent(len(data))
         await response.write_eof()

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Literal
 
 from . import telemetry
 from .engine import Engine
-from .pace import Pace
 from .protocol import SpeechOptions, default_options
 from .scheduler import Scheduler
 from .settings import ServerSettings
@@ -27,7 +26,6 @@ class Runtime:
     engine: Engine | None = None
     state: State = "starting"
     sessions: set[Session] = field(default_factory=set)
-    pace: Pace = field(default_factory=Pace)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @property

@@ -15,9 +15,10 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from . import pace
 from .audio import FORMATS, SAMPLE_RATES
-from .pace import Playback
-from .protocol import ProtocolError, check_text, parse_message, resolve_options
+from .chunker import MIN_FIRST_CHUNK_CHARS
+from .protocol import ProtocolError, check_first_chunk_chars, check_text, parse_message, resolve_options
 from .runtime import Runtime
 from .scheduler import Busy
 from .utterance import Utterance, check_speakable, render
@@ -40,7 +41,7 @@ class Session:
         self._room = asyncio.Event()
         self._work = asyncio.Event()
         self._close_code: int | None = None
-        self._playback = Playback()  # what the listener has still to hear, for sizing the next first chunk
+        self._chunk_before: float | None = None  # seconds of the session's last chunk, for sizing the next first one
 
     # -- reader ---------------------------------------------------------------------------
 
@@ -101,11 +102,15 @@ class Session:
         text = check_text(message.get("text"), self._runtime.settings.max_text_chars)
         options = resolve_options(message, self._defaults, engine.voices)
         check_speakable(text, options.voice)
+        first_chunk = None
+        if "first_chunk_chars" in message:  # a resumed utterance: lay its audio out as before
+            longest = self._runtime.settings.max_chunk_chars
+            first_chunk = (check_first_chunk_chars(message["first_chunk_chars"], MIN_FIRST_CHUNK_CHARS, longest), True)
         try:
             ticket = self._runtime.scheduler.admit()
         except Busy as error:
             raise ProtocolError("busy", str(error)) from None
-        utterance = Utterance(utterance_id, self.id, text, options, ticket)
+        utterance = Utterance(utterance_id, self.id, text, options, ticket, first_chunk=first_chunk)
         self._unfinished[utterance_id] = utterance
         self._queue.append(utterance)
         self._work.set()
@@ -142,7 +147,7 @@ class Session:
         if self._current is not None and self._current[0] is utterance:
             self._current[1].cancel()
         self._outbox = deque(item for item in self._outbox if _utterance_of(item) is not utterance)
-        self._playback = Playback()  # the listener stops hearing it: count nothing ahead
+        self._chunk_before = None  # the listener stops hearing it: the next reply starts afresh
         self._room.set()
         self._post_first("canceled", utterance)
         self._runtime.finished(utterance, "canceled")
@@ -178,19 +183,22 @@ class Session:
     async def _speak(self, utterance: Utterance) -> None:
         runtime = self._runtime
         assert runtime.engine is not None
-        self._post("start", utterance)
         settings = runtime.settings
-        first_chunk = runtime.pace.first_chunk(
-            self._playback.ahead(), utterance.options.speed, settings.first_chunk_chars, settings.max_chunk_chars
+        first_chunk = utterance.first_chunk or pace.first_chunk(
+            self._chunk_before,
+            utterance.options.speed,
+            runtime.engine.device,
+            settings.first_chunk_chars,
+            settings.max_chunk_chars,
         )
-        async for data in render(
-            utterance, runtime.engine, runtime.scheduler, runtime.pace, first_chunk, settings.max_chunk_chars
-        ):
+        utterance.first_chunk = first_chunk
+        self._post("start", utterance)
+        async for data in render(utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars):
             while len(self._outbox) >= OUTBOX_LIMIT:
                 self._room.clear()
                 await self._room.wait()
             self._post("audio", (utterance, data))
-            self._playback.sent(utterance.options.format.duration_ms(len(data)) / 1000)
+            self._chunk_before = utterance.options.format.duration_ms(len(data)) / 1000
         self._post("done", utterance)
 
     # -- sender ---------------------------------------------------------------------------
@@ -217,7 +225,11 @@ class Session:
                     await ws.send_bytes(data)
                     utterance.sent(len(data))
                 elif kind == "start":
-                    await ws.send_json({"type": "start", "id": payload.id, **_describe(payload.options)})
+                    start = {"type": "start", "id": payload.id, **_describe(payload.options)}
+                    chars, must_fit = payload.first_chunk
+                    if must_fit:  # a client resuming this utterance sends it back, for the same audio
+                        start["first_chunk_chars"] = chars
+                    await ws.send_json(start)
                     if payload.header:
                         await ws.send_bytes(payload.header)
                 elif kind == "done":

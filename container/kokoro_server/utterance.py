@@ -18,7 +18,6 @@ import numpy as np
 from .audio import StreamEncoder, wav_header
 from .chunker import chunk_text
 from .engine import Engine, Interruption, NothingToSpeak, language_of
-from .pace import Pace
 from .protocol import ProtocolError, SpeechOptions
 from .scheduler import Scheduler, Ticket
 from .text import speakable
@@ -33,6 +32,9 @@ class Utterance:
     ticket: Ticket
     received: float = field(default_factory=time.perf_counter)
     interruption: Interruption = field(default_factory=Interruption)
+    # The first chunk's limit in characters and whether it must fit (cut between words if need be);
+    # set by the client when it resumes an utterance, else planned when synthesis starts.
+    first_chunk: tuple[int, bool] | None = None
     synth_seconds: float = 0.0
     audio_bytes: int = 0
     first_audio_at: float | None = None
@@ -85,20 +87,18 @@ async def render(
     utterance: Utterance,
     engine: Engine,
     scheduler: Scheduler,
-    pace: Pace,
     first_chunk: tuple[int, bool],
     max_chunk_chars: int,
 ) -> AsyncIterator[bytes]:
     """Yield the encoded audio of ``utterance``, chunk by chunk (its ``header`` goes first on the wire).
 
-    ``first_chunk`` is the first chunk's limit in characters and whether it must fit it (``Pace``).
+    ``first_chunk`` is the first chunk's limit in characters and whether it must fit it (``pace``).
     """
     encoder = StreamEncoder(utterance.options.format)
     first_chunk_chars, first_must_fit = first_chunk
     chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars, first_must_fit)
     for index, text in enumerate(chunks):
         call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)
-        synthesized = utterance.synth_seconds
         try:
             data = await scheduler.run(utterance.session, call)
         except asyncio.CancelledError:
@@ -106,6 +106,5 @@ async def render(
             # the worker is free for the next utterance instead of finishing audio nobody will hear.
             utterance.interruption.interrupt()
             raise
-        pace.record(utterance.synth_seconds - synthesized, utterance.options.format.duration_ms(len(data)) / 1000)
         if data:
             yield data

@@ -128,6 +128,12 @@ WS_CASES = {
     "bad_rate": ('{"type": "speak", "text": "hi", "sample_rate": 11025}', "invalid_sample_rate"),
     "speed_out_of_range": ('{"type": "speak", "text": "hi", "speed": 9}', "invalid_speed"),
     "speed_wrong_type": ('{"type": "configure", "speed": "fast"}', "invalid_speed"),
+    "first_chunk_too_short": ('{"type": "speak", "text": "hi", "first_chunk_chars": 3}', "invalid_first_chunk_chars"),
+    "first_chunk_not_a_number": (
+        '{"type": "speak", "text": "hi", "first_chunk_chars": "all"}',
+        "invalid_first_chunk_chars",
+    ),
+    "first_chunk_in_configure": ('{"type": "configure", "first_chunk_chars": 40}', "invalid_message"),
     "configure_unknown_voice": ('{"type": "configure", "voice": 7}', "unknown_voice"),
     "id_wrong_type": ('{"type": "speak", "id": 5, "text": "hi"}', "invalid_id"),
     "id_too_long": (json.dumps({"type": "speak", "id": "i" * 500, "text": "hi"}), "invalid_id"),

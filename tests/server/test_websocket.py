@@ -9,6 +9,7 @@ import aiohttp
 import numpy as np
 import websockets
 
+from kokoro_server.chunker import MIN_FIRST_CHUNK_CHARS
 from tests.server.speech import audio_of, connect, plausible_duration, receive, run, speak_and_collect, until
 
 
@@ -255,3 +256,43 @@ def test_two_sessions_are_served_fairly(server, idle_after):
             return long_done_already
 
     assert run(scenario()) is False
+
+
+LONG_SENTENCE = "Your order qualifies for a full refund because it arrived more than five days late."
+
+
+def test_a_long_sentence_after_a_short_one_starts_with_a_chunk_that_fits_and_can_be_resumed(server, idle_after):
+    """After "Sure." the long sentence's first chunk is what the engine synthesizes while "Sure." plays.
+
+    The plan depends on the texts alone: ``start`` says it, and sending it back lays the sentence's audio
+    out exactly as before (a client resuming it after a reconnect skips what it already has).
+    """
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ws = await connect(session, server.ws_url)
+            await ws.send_json({"type": "speak", "id": "short", "text": "Sure."})
+            await ws.send_json({"type": "speak", "id": "long", "text": LONG_SENTENCE})
+            events = await until(ws, "done", "long")
+            await ws.close()
+            resumed_ws = await connect(session, server.ws_url)
+            start = next(e.message for e in events if e.type == "start" and e.message["id"] == "long")
+            resumed = {
+                "type": "speak",
+                "id": "again",
+                "text": LONG_SENTENCE,
+                "first_chunk_chars": start["first_chunk_chars"],
+            }
+            await resumed_ws.send_json(resumed)
+            again = await until(resumed_ws, "done", "again")
+            alone = await speak_and_collect(resumed_ws, LONG_SENTENCE, "alone")
+            await resumed_ws.close()
+            return events, start, again, alone
+
+    events, start, again, alone = run(scenario())
+    long_frames = [e.audio for e in events[[e.type for e in events].index("start", 1) :] if e.type == "audio"]
+    assert MIN_FIRST_CHUNK_CHARS <= start["first_chunk_chars"] < len(LONG_SENTENCE)
+    assert len(long_frames) >= 2  # cut: a short first chunk, then the rest
+    assert sum(map(len, long_frames)) == len(audio_of(again))  # resumed: the same audio, byte for byte in length
+    assert [len(e.audio) for e in again if e.type == "audio"] == [len(frame) for frame in long_frames]
+    assert len(audio_of(again)) != len(alone)  # alone, with nothing before it, it is planned differently

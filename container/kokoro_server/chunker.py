@@ -121,7 +121,9 @@ def plan_chunks(
             if current:
                 yield current
                 previous = len(current)
-            limit = _limit(previous, first_chunk_chars, max_chunk_chars)
+            # After a first chunk cut to fit the audio before it, growth starts from that chunk itself.
+            floor = MIN_FIRST_CHUNK_CHARS if first_must_fit else first_chunk_chars
+            limit = _limit(previous, floor, max_chunk_chars)
             *pieces, current = _split_at_clauses(unit, limit, max_chunk_chars)
             for piece in pieces:
                 yield piece

@@ -81,3 +81,12 @@ def test_a_first_chunk_that_must_fit_is_cut_between_words_when_no_clause_is_in_r
     first, *rest = chunk_text(text, first_chunk_chars=30, first_must_fit=True)
     assert first == "Your order qualifies for a"
     assert words(" ".join([first, *rest])) == words(text)
+
+
+def test_after_a_first_chunk_cut_to_fit_the_chunks_double_from_it():
+    text = "Your meeting with the design team is now at 3 p.m. on Thursday, and everyone has been notified."
+    chunks = chunk_text(text, first_chunk_chars=23, first_must_fit=True)
+    assert chunks[0] == "Your meeting with the"
+    for before, chunk in zip(chunks, chunks[1:], strict=False):
+        assert len(chunk) <= GROWTH * len(before) + 5, chunks  # whole clauses: a few characters over at most
+    assert words(" ".join(chunks)) == words(text)

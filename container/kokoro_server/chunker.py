@@ -5,8 +5,9 @@ three refinements. The first chunk of an utterance is kept short, split at its f
 boundary, because the listener hears nothing until it is synthesized. After it, chunks grow:
 each may be up to twice as long as the one before (``GROWTH``), so consecutive sentences are
 packed into fewer model calls (each call also renders its own edge silence) while every chunk is
-still synthesized before the one before it has finished playing, on any engine faster than half
-real time; a sentence longer than that is cut at its clause boundaries. And a sentence too long
+planned to be synthesized before the one before it has finished playing, on any engine faster than
+half real time (planned in characters: the audio per character varies, so near half real time this
+is an estimate); a sentence longer than that is cut at its clause boundaries. And a sentence too long
 for one call (Kokoro takes at most 510 phonemes; English runs about 1.3 phonemes per character)
 is split at clause boundaries, then at word boundaries, into balanced pieces.
 """

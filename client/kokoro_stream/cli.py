@@ -71,6 +71,29 @@ def serve(
     raise typer.Exit(run_server(host, port, model_dir))
 
 
+@app.command("normalize")
+def normalize_text(
+    text: Annotated[str, typer.Argument(help="The text; '-' reads standard input, one line at a time.")] = "-",
+    voice: Annotated[str, typer.Option(help="Voice: its language decides (a…: American, b…: British).")] = "af_heart",
+    phonemes: Annotated[bool, typer.Option("--phonemes", help="Print the phonemes the voice will say.")] = False,
+) -> None:
+    """Print, for each input line, one line: the text as the server will say it (or its phonemes)."""
+    import sys
+
+    from kokoro_onnx.tokenizer import Tokenizer
+
+    from kokoro_server.engine import language_of
+    from kokoro_server.normalize import normalize
+    from kokoro_server.text import speakable
+
+    language = language_of(voice)
+    tokenizer = Tokenizer() if phonemes else None
+    lines = sys.stdin.read().splitlines() if text == "-" else text.splitlines() or [""]
+    for line in lines:
+        said = speakable(normalize(line, language), language)
+        typer.echo(" ".join(tokenizer.phonemize(said, language).split()) if tokenizer else said)
+
+
 @app.command("say")
 def say(
     text: Annotated[str, typer.Argument(help="The text to speak; '-' reads standard input.")] = "-",
@@ -85,6 +108,9 @@ def say(
     voice: Annotated[str | None, typer.Option(help="Voice, e.g. af_heart, am_michael, bf_emma.")] = None,
     speed: Annotated[float | None, typer.Option(help="0.5 to 2.0.")] = None,
     format: Annotated[str, typer.Option(help="pcm16 (written as WAV) or mulaw (raw 8 kHz G.711).")] = "pcm16",
+    normalize: Annotated[
+        bool, typer.Option(help="Say amounts, dates, times and codes in words (--no-normalize: as espeak reads them).")
+    ] = True,
     out: Annotated[Path, typer.Option(help="Where to write the audio.")] = Path("say.wav"),
     tokens_per_second: Annotated[
         float | None, typer.Option(help="Replay the text as a simulated LLM stream at this rate.")
@@ -106,7 +132,14 @@ def say(
         raise typer.BadParameter(f"{format!r}: choose pcm16 or mulaw", param_hint="--format")
 
     async def run():
-        async with Speaker(_transport(url, endpoint, region, transport), voice=voice, speed=speed, format=format) as s:
+        speaker = Speaker(
+            _transport(url, endpoint, region, transport),
+            voice=voice,
+            speed=speed,
+            format=format,
+            normalize=None if normalize else False,
+        )
+        async with speaker as s:
             return await speak(s, text, tokens_per_second)
 
     try:

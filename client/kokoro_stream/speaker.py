@@ -131,6 +131,7 @@ class Speaker:
         speed: float | None = None,
         format: str = "pcm16",
         sample_rate: int | None = None,
+        normalize: bool | None = None,
         timeout: float = 30.0,
         max_reconnects: int = 3,
         reconnect_delay: float = 0.2,
@@ -143,6 +144,8 @@ class Speaker:
             self._configure["speed"] = speed
         if sample_rate is not None:
             self._configure["sample_rate"] = sample_rate
+        if normalize is not None:
+            self._configure["normalize"] = normalize
         self._timeout = timeout
         self._max_reconnects = max_reconnects
         self._reconnect_delay = reconnect_delay

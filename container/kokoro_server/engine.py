@@ -27,6 +27,7 @@ from kokoro_onnx.session import embedded_vocab, input_dtypes
 from kokoro_onnx.tokenizer import Tokenizer
 
 from .model_cache import SAMPLE_RATE, Manifest, voice_files
+from .normalize import normalize
 from .text import speakable
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
@@ -193,15 +194,23 @@ class Engine:
     def device(self) -> str:
         return "cuda" if self.providers[0] == "CUDAExecutionProvider" else "cpu"
 
-    def phonemize(self, text: str, voice: str) -> str:
+    def phonemize(self, text: str, voice: str, normalized: bool = True) -> str:
+        """The phonemes ``voice`` says for ``text``; with ``normalized``, amounts, dates and the like in words first."""
         language = language_of(voice)
-        phonemes = self._tokenizer.phonemize(speakable(text, language), language)
+        # Normalized first: "°" in "72°F" is a symbol that speakable() would drop.
+        said = speakable(normalize(text, language) if normalized else text, language)
+        phonemes = self._tokenizer.phonemize(said, language)
         if not phonemes.strip(" .,;:!?—…\"'()"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
         return phonemes
 
     def synthesize(
-        self, text: str, voice: str, speed: float = 1.0, interruption: Interruption | None = None
+        self,
+        text: str,
+        voice: str,
+        speed: float = 1.0,
+        interruption: Interruption | None = None,
+        normalized: bool = True,
     ) -> np.ndarray:
         """Audio for one chunk of text: float32 mono at 24 kHz, silence trimmed, faded in and out.
 
@@ -209,7 +218,7 @@ class Engine:
         """
         style = self._voices[voice]
         pieces = []
-        for phonemes in split_phonemes(" ".join(self.phonemize(text, voice).split()), MAX_PHONEME_LENGTH):
+        for phonemes in split_phonemes(" ".join(self.phonemize(text, voice, normalized).split()), MAX_PHONEME_LENGTH):
             tokens = self._tokenizer.tokenize(phonemes)
             if tokens:
                 pieces.append(self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed, interruption))

@@ -14,7 +14,7 @@ from .audio import DEFAULT_RATES, FORMATS, SAMPLE_RATES, AudioFormat
 from .engine import SPEED_RANGE
 
 MAX_ID_CHARS = 128
-OPTION_FIELDS = ("voice", "speed", "format", "sample_rate")
+OPTION_FIELDS = ("voice", "speed", "format", "sample_rate", "normalize")
 MESSAGE_FIELDS = {
     "configure": {"type", *OPTION_FIELDS},
     "speak": {"type", "id", "text", "first_chunk_chars", *OPTION_FIELDS},
@@ -38,6 +38,7 @@ class SpeechOptions:
     voice: str
     speed: float
     format: AudioFormat
+    normalize: bool = True  # amounts, dates, times, numbers and codes said in words (normalize.py)
 
 
 def default_options(voice: str) -> SpeechOptions:
@@ -58,6 +59,11 @@ def resolve_options(fields: dict[str, Any], defaults: SpeechOptions, voices: tup
         if isinstance(speed, bool) or not isinstance(speed, int | float) or not low <= speed <= high:
             raise ProtocolError("invalid_speed", f"speed {speed!r} is invalid; give a number from {low} to {high}")
         options = replace(options, speed=float(speed))
+    if "normalize" in fields:
+        normalize = fields["normalize"]
+        if not isinstance(normalize, bool):
+            raise ProtocolError("invalid_normalize", f"normalize {normalize!r} is invalid; give true or false")
+        options = replace(options, normalize=normalize)
     encoding = options.format.encoding
     if "format" in fields:
         encoding = fields["format"]

@@ -264,4 +264,5 @@ def _describe(options: Any) -> dict[str, Any]:
         "speed": options.speed,
         "format": options.format.encoding,
         "sample_rate": options.format.sample_rate,
+        "normalize": options.normalize,
     }

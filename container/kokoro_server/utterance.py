@@ -76,7 +76,9 @@ def check_speakable(text: str, voice: str) -> None:
 def _synthesize_chunk(engine: Engine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool) -> bytes:
     started = time.perf_counter()
     try:
-        audio = engine.synthesize(text, utterance.options.voice, utterance.options.speed, utterance.interruption)
+        audio = engine.synthesize(
+            text, utterance.options.voice, utterance.options.speed, utterance.interruption, utterance.options.normalize
+        )
     except NothingToSpeak:
         audio = np.zeros(0, dtype=np.float32)  # a chunk of only punctuation: nothing to add
     utterance.synth_seconds += time.perf_counter() - started

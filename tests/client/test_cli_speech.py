@@ -32,6 +32,19 @@ def test_say_reads_stdin_and_replays_it_as_a_token_stream(server, idle_after, tm
     assert plausible_duration("Press one for sales.", len(out.read_bytes()) / 8000)
 
 
+def test_say_speaks_amounts_in_words_unless_told_not_to(server, idle_after, tmp_path):
+    text = "Your total is $1,284.50."
+    frames = {}
+    for flag in ("--normalize", "--no-normalize"):
+        out = tmp_path / f"{flag}.wav"
+        result = CliRunner().invoke(app, ["say", text, "--url", server.ws_url, "--out", str(out), flag])
+        assert result.exit_code == 0, result.output
+        with wave.open(str(out)) as reader:
+            frames[flag] = reader.readframes(reader.getnframes())
+    # In words ("... dollars and fifty cents") the amount takes longer than espeak's "dollar ... fifty".
+    assert len(frames["--normalize"]) > len(frames["--no-normalize"])
+
+
 def test_say_reports_a_server_error_and_exits_1(server, idle_after, tmp_path):
     result = CliRunner().invoke(app, ["say", "Hi.", "--url", server.ws_url, "--voice", "nobody"])
     assert result.exit_code == 1 and "unknown_voice" in result.output

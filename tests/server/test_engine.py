@@ -95,3 +95,15 @@ def test_a_call_in_flight_is_interrupted_and_later_calls_under_it_refused(engine
         engine.synthesize("Too late.", "af_heart", interruption=interruption)
     # Calls under other interruptions (or none) go on.
     assert plausible_duration("Still here.", len(engine.synthesize("Still here.", "af_heart")) / SAMPLE_RATE)
+
+
+def test_amounts_are_said_in_words_unless_normalization_is_off(engine):
+    normalized = engine.phonemize("It's $1,284.50.", "af_heart")
+    as_written = engine.phonemize("It's $1,284.50.", "af_heart", normalized=False)
+    assert "dˈɑːlɚz" in normalized and "sˈɛnts" in normalized  # "... dollars and fifty cents"
+    assert "sˈɛnts" not in as_written
+    # British voices read the date day first: "the twelfth of March".
+    assert "mˈɑːtʃ" in engine.phonemize("On 12/03/2026.", "bf_emma")
+    assert len(engine.synthesize("It's $1,284.50.", "af_heart")) > len(
+        engine.synthesize("It's $1,284.50.", "af_heart", normalized=False)
+    )

@@ -53,6 +53,7 @@ HTTP_CASES = {
     "speed_too_low": ({"text": "hi", "speed": 0.1}, "application/json", 400, "invalid_speed"),
     "speed_boolean": ({"text": "hi", "speed": True}, "application/json", 400, "invalid_speed"),
     "speed_nan": (b'{"text": "hi", "speed": NaN}', "application/json", 400, "invalid_speed"),
+    "normalize_not_boolean": ({"text": "hi", "normalize": "no"}, "application/json", 400, "invalid_normalize"),
     "only_emoji": ({"text": "🎉👋🔥"}, "application/json", 400, "nothing_to_speak"),
     "only_cjk_for_english_voice": ({"text": "你好世界"}, "application/json", 400, "nothing_to_speak"),
     "only_control_characters": ({"text": "\x00\x07\x1b"}, "application/json", 400, "nothing_to_speak"),
@@ -128,6 +129,8 @@ WS_CASES = {
     "bad_rate": ('{"type": "speak", "text": "hi", "sample_rate": 11025}', "invalid_sample_rate"),
     "speed_out_of_range": ('{"type": "speak", "text": "hi", "speed": 9}', "invalid_speed"),
     "speed_wrong_type": ('{"type": "configure", "speed": "fast"}', "invalid_speed"),
+    "normalize_wrong_type": ('{"type": "configure", "normalize": 0}', "invalid_normalize"),
+    "normalize_null_in_speak": ('{"type": "speak", "text": "hi", "normalize": null}', "invalid_normalize"),
     "first_chunk_too_short": ('{"type": "speak", "text": "hi", "first_chunk_chars": 3}', "invalid_first_chunk_chars"),
     "first_chunk_not_a_number": (
         '{"type": "speak", "text": "hi", "first_chunk_chars": "all"}',

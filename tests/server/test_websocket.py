@@ -189,6 +189,7 @@ def test_fragmented_message_is_reassembled(server, idle_after):
         "speed": 1.0,
         "format": "pcm16",
         "sample_rate": 24000,
+        "normalize": True,
     }
 
 
@@ -210,6 +211,7 @@ def test_configure_sets_session_defaults(server, idle_after):
         "speed": 1.0,
         "format": "mulaw",
         "sample_rate": 8000,
+        "normalize": True,
     }
     assert plausible_duration("Configured once.", len(mulaw) / 8000)
     assert plausible_duration("Overridden here.", len(pcm) / 2 / 16000)
@@ -296,3 +298,29 @@ def test_a_long_sentence_after_a_short_one_starts_with_a_chunk_that_fits_and_can
     assert sum(map(len, long_frames)) == len(audio_of(again))  # resumed: the same audio, byte for byte in length
     assert [len(e.audio) for e in again if e.type == "audio"] == [len(frame) for frame in long_frames]
     assert len(audio_of(again)) != len(alone)  # alone, with nothing before it, it is planned differently
+
+
+def test_normalization_can_be_turned_off_per_utterance_and_per_session(server, idle_after):
+    text = "Your total is $1,284.50, due 12/03/2026."
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ws = await connect(session, server.ws_url)
+            await ws.send_json({"type": "speak", "id": "n1", "text": text})
+            said = await until(ws, "done", "n1")
+            await ws.send_json({"type": "speak", "id": "n2", "text": text, "normalize": False})
+            as_written = await until(ws, "done", "n2")
+            await ws.send_json({"type": "configure", "normalize": False})
+            configured = await receive(ws)
+            await ws.send_json({"type": "speak", "id": "n3", "text": text})
+            session_off = await until(ws, "done", "n3")
+            await ws.close()
+            return said, as_written, configured.message, session_off
+
+    said, as_written, configured, session_off = run(scenario())
+    assert said[0].message["normalize"] is True and as_written[0].message["normalize"] is False
+    assert configured["normalize"] is False and session_off[0].message["normalize"] is False
+    # The same text said two ways (the words themselves are checked in test_engine and test_normalize).
+    assert audio_of(said) != audio_of(as_written)
+    lengths = [len(audio_of(events)) for events in (said, as_written, session_off)]
+    assert abs(lengths[2] - lengths[1]) < abs(lengths[2] - lengths[0])  # said as written, like n2

@@ -1,0 +1,423 @@
+"""Text as a person would say it: amounts, dates, times, phone numbers, codes, units and abbreviations
+rewritten in words before G2P, which reads them wrongly ("$1,284.50" as "dollar one thousand two hundred
+eighty four. fifty").
+
+Each rule is a pattern and a function that says what it matches; rules run in order, most specific
+first, and only ever replace digits and symbols with words, so their output is never matched again
+(normalizing twice changes nothing). What no rule matches passes through unchanged. Where a rule is
+ambiguous, context decides ("58-1193" after "order" is a code); where nothing decides, the reading
+chosen is the one that is never wrong. American voices get month-first dates and 12-hour times;
+British voices day-first dates, 24-hour times as written, and "one hundred and five".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+
+from . import spoken
+from .normalize_words import (
+    ABBREVIATIONS,
+    BRITISH_SPELLINGS,
+    CODE_WORDS,
+    CURRENCIES,
+    FRACTION_DENOMINATORS,
+    MONTHS,
+    SCALES,
+    UNITS,
+)
+
+_MONTH_NAMES = "(?P<month>" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)"
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str], bool], str]]
+
+
+def _email(match: re.Match[str], british: bool) -> str:
+    local, domain = match.group().split("@")
+    return f"{_dotted(local)} at {_dotted(domain)}"
+
+
+def _dotted(text: str) -> str:
+    for symbol, word in ((".", " dot "), ("_", " underscore "), ("-", " dash "), ("+", " plus ")):
+        text = text.replace(symbol, word)
+    return re.sub(r"\d+", lambda m: spoken.digits(m.group()), text)
+
+
+def _url(match: re.Match[str], british: bool) -> str:
+    host, path = match.group("host"), match.group("path") or ""
+    host = re.sub(r"^www\.", "", host, flags=re.IGNORECASE)
+    words = _dotted(host)
+    for part in filter(None, path.split("/")):
+        words += " slash " + _dotted(part)
+    return words
+
+
+def _phone(match: re.Match[str], british: bool) -> str:
+    text = match.group("number")
+    groups = re.findall(r"\d+", text)
+    spoken_groups = []
+    if text.startswith("+"):
+        spoken_groups.append("plus " + spoken.digits(groups.pop(0)))
+    for index, group in enumerate(groups):
+        toll_free = group in ("800", "888", "877", "866", "855", "844", "833") and index <= 1
+        spoken_groups.append(f"{spoken.cardinal(group[0])} hundred" if toll_free else spoken.digits(group))
+    words = ", ".join(spoken_groups)
+    if match.group("ext"):
+        words += ", extension " + spoken.digits(match.group("ext"))
+    return words
+
+
+def _month(name: str) -> int:
+    return next(i for i, month in enumerate(MONTHS, start=1) if month.lower().startswith(name[:3].lower()))
+
+
+def _date_words(month: int, day: int, year: str | None, british: bool) -> str:
+    name = MONTHS[month - 1]
+    said = f"the {spoken.ordinal(day)} of {name}" if british else f"{name} {spoken.ordinal(day)}"
+    return f"{said}, {spoken.year(year, british)}" if year else said
+
+
+def _full_year(text: str) -> str:
+    return text if len(text) == 4 else f"20{text}"
+
+
+def _numeric_date(match: re.Match[str], british: bool) -> str:
+    first, second, year = int(match.group(1)), int(match.group(2)), _full_year(match.group(3))
+    month, day = (second, first) if british else (first, second)
+    if month > 12:  # the written order says otherwise: "25/12/2026" can only be day first
+        month, day = day, month
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return match.group()
+    return _date_words(month, day, year, british)
+
+
+def _iso_date(match: re.Match[str], british: bool) -> str:
+    year, month, day = match.group(1), int(match.group(2)), int(match.group(3))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return match.group()
+    return _date_words(month, day, year, british)
+
+
+def _month_day(match: re.Match[str], british: bool) -> str:
+    month, day, year = _month(match.group("month")), int(match.group("day")), match.group("year")
+    if not 1 <= day <= 31:
+        return match.group()
+    name = MONTHS[month - 1]
+    said = f"{name} the {spoken.ordinal(day)}" if british else f"{name} {spoken.ordinal(day)}"
+    return f"{said}, {spoken.year(year, british)}" if year else said
+
+
+def _day_month(match: re.Match[str], british: bool) -> str:
+    month, day, year = _month(match.group("month")), int(match.group("day")), match.group("year")
+    if not 1 <= day <= 31:
+        return match.group()
+    return _date_words(month, day, year, True)
+
+
+def _month_year(match: re.Match[str], british: bool) -> str:
+    return f"{MONTHS[_month(match.group('month')) - 1]} {spoken.year(match.group('year'), british)}"
+
+
+def _year_after(match: re.Match[str], british: bool) -> str:
+    return f"{match.group(1)} {spoken.year(match.group(2), british)}"
+
+
+def _meridiem(match: re.Match[str]) -> str:
+    marker = match.group("ampm") or ""
+    said = "AM" if marker[:1].lower() == "a" else "PM"
+    # "at 2 p.m." ends a sentence with the marker's own dot: keep the full stop.
+    return said + "." if marker.endswith(".") and match.group("end") is not None else said
+
+
+def _clock(hour: int, minute: int, british: bool) -> str:
+    if minute == 0:
+        return spoken.cardinal(hour, british)
+    minutes = spoken.cardinal(minute)
+    return f"{spoken.cardinal(hour, british)} {'oh ' + minutes if minute < 10 else minutes}"
+
+
+def _time(match: re.Match[str], british: bool) -> str:
+    hour, minute = int(match.group("hour")), int(match.group("minute") or 0)
+    if hour > 23 or minute > 59:
+        return match.group()
+    if match.group("ampm"):
+        return f"{_clock(hour, minute, british)} {_meridiem(match)}"
+    if british and (hour >= 13 or match.group("hour").startswith("0")):
+        return f"{spoken.cardinal(hour, british)} hundred" if minute == 0 else _clock(hour, minute, british)
+    if hour >= 13 or hour == 0:  # a 24-hour time, said on the 12-hour clock
+        twelve = hour % 12 or 12
+        return f"{_clock(twelve, minute, british)} {'AM' if hour < 12 else 'PM'}"
+    return f"{spoken.cardinal(hour, british)} o'clock" if minute == 0 else _clock(hour, minute, british)
+
+
+def _money(match: re.Match[str], british: bool) -> str:
+    symbol = (match.group("symbol") or match.group("code")).strip()
+    one, many, cent, cents = CURRENCIES[symbol]
+    whole = match.group("whole").replace(",", "")
+    fraction = match.group("fraction")
+    scale = match.group("scale")
+    negative = "minus " if match.group("sign") else ""
+    article = match.group("article") or ""
+    if article and not fraction and not scale and not negative:  # "a $20 card": a twenty-dollar card
+        return f"{article}{spoken.cardinal(whole, british)}-{one.split()[-1]}"
+    if scale:
+        value = Decimal(f"{whole}.{fraction}" if fraction else whole)
+        return f"{article}{negative}{spoken.amount(value, british)} {SCALES.get(scale, scale)} {many}"
+    units, hundredths = int(whole), int((fraction or "0").ljust(2, "0")[:2])
+    parts = []
+    if units or not hundredths:
+        parts.append(f"{spoken.cardinal(units, british)} {one if units == 1 else many}")
+    if hundredths:
+        parts.append(f"{spoken.cardinal(hundredths, british)} {cent if hundredths == 1 else cents}")
+    return article + negative + " and ".join(parts)
+
+
+def _code(match: re.Match[str], british: bool) -> str:
+    between = re.sub(r"\s*#\s*", " number ", match.group("between"))
+    return f"{match.group('word')}{between}{spoken.characters(match.group('code'))}"
+
+
+def _flight(match: re.Match[str], british: bool) -> str:
+    airline, digits = match.group("airline"), match.group("digits")
+    letters = " ".join(spoken.LETTERS.get(c, spoken.DIGITS[int(c)] if c.isdigit() else c) for c in airline)
+    if len(digits) == 4 and digits[0] != "0" and digits[2] != "0":
+        said = f"{spoken.cardinal(digits[:2])} {spoken.cardinal(digits[2:])}"
+    elif len(digits) == 3 and digits[0] != "0" and digits[1] != "0":
+        said = f"{spoken.cardinal(digits[0])} {spoken.cardinal(digits[1:])}"
+    else:
+        said = spoken.number(digits, british) if digits[0] != "0" else spoken.digits(digits)
+    return f"{match.group('word')} {letters} {said}"
+
+
+def _card_ending(match: re.Match[str], british: bool) -> str:
+    return f"{match.group(1)} {spoken.digits(match.group(2))}"
+
+
+def _percent(match: re.Match[str], british: bool) -> str:
+    return f"{_signed(match.group(1), british)} percent"
+
+
+def _signed(text: str, british: bool) -> str:
+    return ("minus " + spoken.number(text[1:], british)) if text[:1] in "-−" else spoken.number(text, british)
+
+
+def _unit(match: re.Match[str], british: bool) -> str:
+    one, many = UNITS[match.group("unit")]
+    value = match.group("value")
+    try:
+        single = Decimal(value.replace(",", "")) == 1
+    except InvalidOperation:
+        return match.group()
+    article = match.group("article") or ""
+    said = one if single or article else many
+    if british:
+        for american, spelling in BRITISH_SPELLINGS.items():
+            said = said.replace(american, spelling)
+    if article:  # "a 10 mg tablet": a ten-milligram tablet
+        return f"{article}{_signed(value, british)}-{said.replace(' ', '-')}"
+    return f"{_signed(value, british)} {said}"
+
+
+def _ordinal(match: re.Match[str], british: bool) -> str:
+    return spoken.ordinal(match.group(1), british)
+
+
+def _range(match: re.Match[str], british: bool) -> str:
+    low, high = match.group(1), match.group(2)
+    years = all(len(v) == 4 and 1100 <= int(v) <= 2099 for v in (low, high))
+    if years:
+        return f"{spoken.year(low, british)} to {spoken.year(high, british)}"
+    if "." not in low + high and (len(high) - len(low) > 1 or len(high) > 4 or "0" in (low[0], high[0])):
+        return spoken.characters(match.group())  # "58-1193": a code, not a range
+    return f"{spoken.number(low, british)} to {spoken.number(high, british)}"
+
+
+def _fraction(match: re.Match[str], british: bool) -> str:
+    top, bottom = int(match.group(1)), int(match.group(2))
+    if (top, bottom) == (24, 7):
+        return "twenty-four seven"
+    if top >= bottom or bottom not in FRACTION_DENOMINATORS:
+        return f"{spoken.cardinal(top, british)} out of {spoken.cardinal(bottom, british)}"
+    one, many = FRACTION_DENOMINATORS[bottom]
+    return f"{spoken.cardinal(top, british)} {one if top == 1 else many}"
+
+
+def _number(match: re.Match[str], british: bool) -> str:
+    text = match.group()
+    if re.fullmatch(r"0\d+", text):
+        return spoken.digits(text)  # leading zeros: "007" is a code, not seven
+    return _signed(text, british)
+
+
+def _hash_number(match: re.Match[str], british: bool) -> str:
+    return f"number {match.group(1)}"
+
+
+def _abbreviation(match: re.Match[str], british: bool) -> str:
+    name = match.group("name")
+    said = ABBREVIATIONS[name]
+    # The abbreviation's dot may also end the sentence: keep a full stop where it does.
+    ends = not match.string[match.end() :].strip() or (name == "etc." and match.group("end") is not None)
+    return said + "." if name.endswith(".") and ends else said
+
+
+def _street_or_saint(match: re.Match[str], british: bool) -> str:
+    before = match.group("before") or ""
+    capital_after = match.group("capital_after") is not None
+    at_end = not match.string[match.end() :].strip()
+    first_word = before and re.search(r"(?:^|[.!?]\s+)$", match.string[: match.start()])
+    if before and not first_word:  # "Main St." is a street; a capital after it starts the next sentence
+        return f"{before}Street{'.' if capital_after or at_end else ''}"
+    if capital_after:  # "Visit St. Louis": the sentence's first word does not name a street
+        return f"{before}Saint"
+    return f"{before}Street{'.' if at_end else ''}"
+
+
+def _dotted_numbers(match: re.Match[str], british: bool) -> str:
+    parts = match.group().split(".")
+    if len(parts) == 4 and all(int(p) <= 255 for p in parts):  # an IP address, read digit by digit
+        return " dot ".join(spoken.digits(p) for p in parts)
+    return " point ".join(spoken.cardinal(p, british) for p in parts)  # a version
+
+
+def _decade(match: re.Match[str], british: bool) -> str:
+    century, decade = match.group("century"), match.group("decade") or match.group("short")
+    said = spoken.cardinal(decade, british)
+    said = said[:-1] + "ies" if said.endswith("y") else said + "s"
+    return f"{spoken.cardinal(century, british)} {said}" if century else said
+
+
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_UNIT_NAMES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+_ABBREVIATION_NAMES = "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
+_END = r"(?P<end>(?=\s*$)|(?=\s+(?-i:[A-Z])|\s+[\"“]))?"  # the end of a sentence follows
+
+RULES: list[Rule] = [
+    # Rules that scan words start only where a word starts, so that one very long word costs linear time.
+    (re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"), _email),
+    (
+        re.compile(
+            r"(?<![\w.-])(?:https?://)?(?P<host>(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|uk|us|gov|edu|app|info))"
+            r"(?P<path>/[^\s,;!?)\"']*[^\s,;!?)\"'.])?(?![\w.]*\w)",
+            re.IGNORECASE,
+        ),
+        _url,
+    ),
+    (
+        re.compile(
+            r"(?<![\w+])(?P<number>(?:\+\d{1,3}[\s.-]?)?(?:1[\s.-])?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4}"
+            r"|\+\d{1,3}(?:[\s.-]\d{1,4}){2,5}|\d{3}-\d{4})"
+            r"(?:,?\s*(?:x|ext\.?|extension)\s*(?P<ext>\d{1,6}))?(?![\w-])",
+            re.IGNORECASE,
+        ),
+        _phone,
+    ),
+    (re.compile(r"\b\d+(?:\.\d+){2,}\b"), _dotted_numbers),
+    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _iso_date),
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _numeric_date),
+    (
+        re.compile(rf"\b{_MONTH_NAMES}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?P<year>\d{{4}})\b)?"),
+        _month_day,
+    ),
+    (
+        re.compile(
+            rf"(?:\bthe\s+)?\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAMES}(?:,?\s+(?P<year>\d{{4}})\b)?"
+        ),
+        _day_month,
+    ),
+    (re.compile(rf"\b{_MONTH_NAMES}\s+(?P<year>\d{{4}})\b"), _month_year),
+    (
+        re.compile(
+            r"\b(in|since|by|until|till|during|from|year|before|after|circa|around)\s+(1[1-9]\d\d|20\d\d)\b(?!\s*%|[-–]\d)",
+            re.IGNORECASE,
+        ),
+        _year_after,
+    ),
+    (
+        re.compile(
+            r"(?<![\d:.])(?P<hour>\d{1,2}):(?P<minute>\d{2})(?!\d|:\d)"
+            r"(?:\s*(?P<ampm>[ap]\.m\.|[ap]\.m\b|[ap]m\b))?" + _END,
+            re.IGNORECASE,
+        ),
+        _time,
+    ),
+    (
+        re.compile(
+            r"(?<![\d:.])(?P<hour>\d{1,2})(?P<minute>)\s*(?P<ampm>[ap]\.m\.|[ap]\.m\b|[ap]m\b)" + _END, re.IGNORECASE
+        ),
+        _time,
+    ),
+    (
+        re.compile(
+            r"(?P<article>\b[Aa]n?\s+)?(?:(?:^|(?<=[\s(]))(?P<sign>[-−]))?(?:(?P<symbol>US\$|[$€£¥])|(?P<code>\b(?:USD|EUR|GBP|JPY)\s?))"
+            r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<fraction>\d{1,2}))?(?!\d)"
+            r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|[kKmMB])\b)?"
+        ),
+        _money,
+    ),
+    (
+        re.compile(r"(?<![\w.])(\d{1,3})p\b"),
+        lambda match, british: (
+            f"{spoken.cardinal(match.group(1), british)} " + ("penny" if match.group(1) == "1" else "pence")
+        ),
+    ),
+    (
+        re.compile(
+            r"\b((?:ending in|ends in|ending|last four digits|last 4 digits)(?:\s+(?:are|is))?)\s+(\d{4})\b",
+            re.IGNORECASE,
+        ),
+        _card_ending,
+    ),
+    (
+        re.compile(r"\b(?P<word>(?i:flight))\s+(?P<airline>[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(?P<digits>\d{1,4})\b"),
+        _flight,
+    ),
+    (
+        re.compile(
+            rf"\b(?P<word>(?i:{CODE_WORDS}))(?P<between>(?:\s+(?i:number|no\.|num\.|code|id))?(?:\s+(?:is|was|are))?"
+            r"\s*(?:#|:)?\s*)"
+            r"(?P<code>(?=[A-Z0-9-]*\d)[A-Z0-9](?:[A-Z0-9-]*[A-Z0-9])?)(?![\w.,]\d)\b"
+        ),
+        _code,
+    ),
+    (re.compile(r"#\s?(\d+)\b"), _hash_number),
+    (re.compile(r"\bNo\.\s?(?=\d)"), lambda match, british: "number "),
+    (re.compile(r"(?<![\w.])(?:(?P<century>1[0-9]|20)(?P<decade>[1-9]0)|'?(?P<short>[1-9]0))s\b"), _decade),
+    (re.compile(rf"(?<![\w.])([-−]?(?:{_NUMBER}))\s?%"), _percent),
+    (
+        re.compile(
+            rf"(?P<article>\b(?:[Aa]n?|[Oo]ne|[Tt]he)\s+(?=\d))?"
+            rf"(?<![\w.])(?P<value>[-−]?(?:{_NUMBER}))\s?(?P<unit>{_UNIT_NAMES})(?![\w/])"
+        ),
+        _unit,
+    ),
+    (re.compile(r"\b(\d+)(?:st|nd|rd|th)\b"), _ordinal),
+    (
+        re.compile(r"\b(\d{1,4})([A-Z])\b"),
+        lambda match, british: f"{spoken.cardinal(match.group(1), british)} " + spoken.LETTERS[match.group(2)],
+    ),
+    (re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s?[-–]\s?(\d+(?:\.\d+)?)(?![\w.,-]\d|-)"), _range),
+    (re.compile(r"(?<![\w/])(\d{1,3})/(\d{1,3})(?![\w/])"), _fraction),
+    (re.compile(rf"(?:(?:^|(?<=[\s(]))[-−])?(?<![\w.,])(?:{_NUMBER})(?![\d,]*\d)"), _number),
+    (re.compile(r"(?P<before>\b[A-Z][a-z]+\s+)?\bSt\.(?P<capital_after>(?=\s+[A-Z]))?"), _street_or_saint),
+    (re.compile(rf"(?<![\w.])(?P<name>{_ABBREVIATION_NAMES})(?![\w])" + _END), _abbreviation),
+]
+
+
+def normalize(text: str, language: str = "en-us") -> str:
+    """``text`` as it will be said by a voice of ``language``; languages other than English pass through."""
+    if not language.startswith("en"):
+        return text
+    british = language == "en-gb"
+
+    for pattern, say in RULES:
+
+        def said(match: re.Match[str], say=say) -> str:
+            try:
+                return say(match, british)
+            except (ArithmeticError, ValueError, KeyError):
+                return match.group()  # a form no rule can say (a 5000-digit number): left as written
+
+        text = pattern.sub(said, text)
+    return text

@@ -83,14 +83,13 @@ def normalize_text(
     from kokoro_onnx.tokenizer import Tokenizer
 
     from kokoro_server.engine import language_of
-    from kokoro_server.normalize import normalize
-    from kokoro_server.text import speakable
+    from kokoro_server.text import said_text
 
     language = language_of(voice)
     tokenizer = Tokenizer() if phonemes else None
     lines = sys.stdin.read().splitlines() if text == "-" else text.splitlines() or [""]
     for line in lines:
-        said = speakable(normalize(line, language), language)
+        said = said_text(line, language)
         typer.echo(" ".join(tokenizer.phonemize(said, language).split()) if tokenizer else said)
 
 

@@ -27,8 +27,7 @@ from kokoro_onnx.session import embedded_vocab, input_dtypes
 from kokoro_onnx.tokenizer import Tokenizer
 
 from .model_cache import SAMPLE_RATE, Manifest, voice_files
-from .normalize import normalize
-from .text import speakable
+from .text import said_text
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
@@ -197,9 +196,7 @@ class Engine:
     def phonemize(self, text: str, voice: str, normalized: bool = True) -> str:
         """The phonemes ``voice`` says for ``text``; with ``normalized``, amounts, dates and the like in words first."""
         language = language_of(voice)
-        # Normalized first: "°" in "72°F" is a symbol that speakable() would drop.
-        said = speakable(normalize(text, language) if normalized else text, language)
-        phonemes = self._tokenizer.phonemize(said, language)
+        phonemes = self._tokenizer.phonemize(said_text(text, language, normalized), language)
         if not phonemes.strip(" .,;:!?—…\"'()"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
         return phonemes

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
+from functools import partial
 
 from . import spoken
 from .normalize_words import (
@@ -180,7 +181,7 @@ def _code(match: re.Match[str], british: bool) -> str:
 
 def _flight(match: re.Match[str], british: bool) -> str:
     airline, digits = match.group("airline"), match.group("digits")
-    letters = " ".join(spoken.LETTERS.get(c, spoken.DIGITS[int(c)] if c.isdigit() else c) for c in airline)
+    letters = spoken.characters(airline)
     if len(digits) == 4 and digits[0] != "0" and digits[2] != "0":
         said = f"{spoken.cardinal(digits[:2])} {spoken.cardinal(digits[2:])}"
     elif len(digits) == 3 and digits[0] != "0" and digits[1] != "0":
@@ -410,14 +411,13 @@ def normalize(text: str, language: str = "en-us") -> str:
     if not language.startswith("en"):
         return text
     british = language == "en-gb"
-
     for pattern, say in RULES:
-
-        def said(match: re.Match[str], say=say) -> str:
-            try:
-                return say(match, british)
-            except (ArithmeticError, ValueError, KeyError):
-                return match.group()  # a form no rule can say (a 5000-digit number): left as written
-
-        text = pattern.sub(said, text)
+        text = pattern.sub(partial(_say_or_keep, say, british), text)
     return text
+
+
+def _say_or_keep(say: Callable[[re.Match[str], bool], str], british: bool, match: re.Match[str]) -> str:
+    try:
+        return say(match, british)
+    except (ArithmeticError, ValueError, KeyError):
+        return match.group()  # a form no rule can say (a 5000-digit number): left as written

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from .normalize import normalize
+
 # Scripts an English espeak-ng voice reads as "<script> letter" instead of a word.
 _FOREIGN_TO_ENGLISH = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "ARABIC", "HEBREW", "DEVANAGARI", "THAI")
 _INVISIBLE = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # joiners and emoji presentation selectors
@@ -27,3 +29,11 @@ def speakable(text: str, language: str) -> str:
     english = language.startswith("en")
     cleaned = (" " if unicodedata.category(c) == "Cc" else c for c in text)
     return "".join(c for c in cleaned if _keep(c, english))
+
+
+def said_text(text: str, language: str, normalized: bool = True) -> str:
+    """What a voice of ``language`` says for ``text``: normalized (amounts, dates… in words), then speakable.
+
+    Normalized first: the "°" of "72°F" is a symbol that ``speakable`` would drop.
+    """
+    return speakable(normalize(text, language) if normalized else text, language)

@@ -1,97 +1,143 @@
 """Synthesis chunks: the units the engine turns into audio, one model call each.
 
+Chunks are measured by what the voice says, not by what was written (``Reading``): "$9,730.12" is
+nine characters on the page and forty in the air, and it is the said length that sets how long a
+chunk takes to synthesize and to hear. A text is cut only where its two parts read as they do
+together, so no cut ever changes a reading ("order 58-1193" stays a code, "3 p.m. Thursday" keeps
+its sentence end).
+
 Chunks end at sentence boundaries, where prosody is whole and a join falls on a pause, with
 three refinements. The first chunk of an utterance is kept short, split at its first clause
-boundary, because the listener hears nothing until it is synthesized. After it, chunks grow:
-each may be up to twice as long as the one before (``GROWTH``), so consecutive sentences are
-packed into fewer model calls (each call also renders its own edge silence) while every chunk is
-planned to be synthesized before the one before it has finished playing, on any engine faster than
-half real time (planned in characters: the audio per character varies, so near half real time this
-is an estimate); a sentence longer than that is cut at its clause boundaries. And a sentence too long
-for one call (Kokoro takes at most 510 phonemes; English runs about 1.3 phonemes per character)
-is split at clause boundaries, then at word boundaries, into balanced pieces.
+boundary, because the listener hears nothing until it is synthesized; a first sentence far over
+the first chunk's size with no clause boundary in reach ("Your checking account balance is
+$1,284.50 as of this morning.") is cut between words instead. After it, chunks grow: each may be
+``GROWTH`` times as long as the one before, so consecutive sentences are packed into fewer model
+calls (each call also renders its own edge silence) while every chunk is planned to be synthesized
+before the one before it has finished playing, on any engine at or under ``1 / GROWTH`` of real time;
+a sentence longer than that is cut at its clause boundaries. And a sentence too long for one call
+(Kokoro takes at most 510 phonemes, about one per said character) is split at clause boundaries,
+then at word boundaries, into balanced pieces.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
 
 from .segmenter import split_sentences
+from .text import said_text
 
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
-GROWTH = 2  # a chunk may be this many times as long as the one before it
+# A chunk may be this many times as long as the one before it: the plan holds on engines that run
+# at 0.6 of real time or faster, with room for a busy machine (docs/bench/bench.md measures 0.35-0.45).
+GROWTH = 1.6
 MIN_FIRST_CHUNK_CHARS = 12
+# A first sentence this many times over the first chunk's size is cut between words when no clause
+# boundary is in reach: a pause mid-sentence costs less than seconds of silence before the reply.
+WORD_CUT_OVER = 1.25
 _CLAUSE = re.compile(r"(?<=[,;:—–])\s+")
 _WORD = re.compile(r"\s+")
+
+_said = lru_cache(maxsize=4096)(said_text)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a voice reads text: the language of its voice, and whether text is normalized first."""
+
+    language: str = "en-us"
+    normalized: bool = True
+
+    def size(self, text: str) -> int:
+        """The length of ``text`` as said ("$5" is "five dollars": 12)."""
+        return len(_said(text, self.language, self.normalized))
+
+    def cuts_cleanly(self, before: str, after: str) -> bool:
+        """Whether ``before`` and ``after``, said apart, say the same words as said together."""
+        apart = f"{_said(before, self.language, self.normalized)} {_said(after, self.language, self.normalized)}"
+        return apart.split() == _said(f"{before} {after}", self.language, self.normalized).split()
+
+
+ENGLISH = Reading()
 
 
 def _pieces(text: str, boundary: re.Pattern[str]) -> list[str]:
     return [piece for piece in boundary.split(text) if piece]
 
 
-def _balanced(pieces: list[str], limit: int) -> list[str]:
-    """Join consecutive pieces into as few chunks as fit ``limit``, sized alike."""
-    total = sum(len(piece) + 1 for piece in pieces)
-    count = -(-total // limit)
-    target = -(-total // count)
+def _balanced(pieces: list[str], limit: int, reading: Reading) -> list[str]:
+    """Join consecutive pieces into as few chunks as fit ``limit``, sized alike, cut only where clean."""
+    sizes = [reading.size(piece) + 1 for piece in pieces]
+    count = -(-sum(sizes) // limit)
+    target = -(-sum(sizes) // count)
     chunks: list[str] = []
-    for piece in pieces:
-        if chunks and len(chunks[-1]) + 1 + len(piece) <= target:
+    size = 0
+    for index, (piece, piece_size) in enumerate(zip(pieces, sizes, strict=True)):
+        if chunks and (
+            size + piece_size <= target or not reading.cuts_cleanly(" ".join(pieces[:index]), " ".join(pieces[index:]))
+        ):
             chunks[-1] += " " + piece
+            size += piece_size
         else:
             chunks.append(piece)
+            size = piece_size
     return chunks
 
 
-def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
-    """Split one sentence into chunks of at most ``limit`` characters where possible."""
-    if len(sentence) <= limit:
+def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS, reading: Reading = ENGLISH) -> list[str]:
+    """Split one sentence into chunks of at most ``limit`` said characters where possible."""
+    if reading.size(sentence) <= limit:
         return [sentence]
     chunks: list[str] = []
-    for clause in _balanced(_pieces(sentence, _CLAUSE), limit):
-        if len(clause) <= limit:
+    for clause in _balanced(_pieces(sentence, _CLAUSE), limit, reading):
+        if reading.size(clause) <= limit:
             chunks.append(clause)
         else:
             words = _pieces(clause, _WORD)
-            chunks.extend(_balanced(words, limit) if max(map(len, words)) <= limit else [clause])
+            fits = max(map(reading.size, words)) <= limit
+            chunks.extend(_balanced(words, limit, reading) if fits else [clause])
     return chunks
 
 
-def _split_at_clauses(sentence: str, limit: int, max_chunk_chars: int) -> list[str]:
-    """Split a sentence over ``limit`` at clause boundaries only; words are split only past ``max_chunk_chars``."""
-    if len(sentence) <= limit:
-        return [sentence]
-    chunks: list[str] = []
-    for clause in _balanced(_pieces(sentence, _CLAUSE), limit):
-        chunks.extend(split_long(clause, max_chunk_chars) if len(clause) > max_chunk_chars else [clause])
-    return chunks
+def _clean_cuts(sentence: str, bounds: Iterable[tuple[int, int]], limit: int, reading: Reading) -> Iterator[list[str]]:
+    """The sentence cut at each boundary (start, end) in order, while the first part fits ``limit``.
 
-
-def _short_first(sentence: str, first_limit: int, must_fit: bool) -> list[str]:
-    """Split off the first clause when the first sentence is long, so audio starts early.
-
-    With ``must_fit`` (the listener is still hearing earlier audio, which this chunk must follow
-    without a gap), a sentence with no clause boundary in reach is cut between words instead.
+    Only cuts that leave a first part worth a model call and that read cleanly (``Reading.cuts_cleanly``).
     """
-    if len(sentence) <= first_limit:
-        return [sentence]
-    for match in _CLAUSE.finditer(sentence):
-        if MIN_FIRST_CHUNK_CHARS <= match.start() <= first_limit:
-            return [sentence[: match.start()], sentence[match.end() :]]
-        if match.start() > first_limit:
-            break
-    if not must_fit:
-        return [sentence]
-    # The last word boundary in reach, else the first past the shortest chunk worth a model call.
-    cut = sentence.rfind(" ", MIN_FIRST_CHUNK_CHARS, first_limit + 1)
-    cut = cut if cut > 0 else sentence.find(" ", MIN_FIRST_CHUNK_CHARS)
-    return [sentence[:cut], sentence[cut + 1 :]] if cut > 0 else [sentence]
+    for start, end in bounds:
+        size = reading.size(sentence[:start])
+        if size > limit:
+            return
+        if size >= MIN_FIRST_CHUNK_CHARS and reading.cuts_cleanly(sentence[:start], sentence[end:]):
+            yield [sentence[:start], sentence[end:]]
 
 
-def _limit(previous: int, first_chunk_chars: int, max_chunk_chars: int) -> int:
-    return min(max_chunk_chars, max(first_chunk_chars, GROWTH * previous))
+def _head(sentence: str, limit: int, reading: Reading, earliest: bool, words_over: float) -> list[str]:
+    """``sentence`` whole if it fits ``limit``, else cut in two: its head, and the rest.
+
+    The head ends at a clause boundary in reach: the first one (``earliest``, for the earliest audio)
+    or the last one (for the longest chunk that still fits). With none, a sentence more than
+    ``words_over`` times the limit is cut at the last word boundary in reach instead, or if no word
+    fits, at the first one past the shortest chunk worth a model call.
+    """
+    size = reading.size(sentence)
+    if size <= limit:
+        return [sentence]
+    clauses = _clean_cuts(sentence, ((m.start(), m.end()) for m in _CLAUSE.finditer(sentence)), limit, reading)
+    cut = next(clauses, None) if earliest else next(reversed([*clauses]), None)
+    if cut is not None or size <= words_over * limit:
+        return cut or [sentence]
+    words = [(match.start(), match.end()) for match in _WORD.finditer(sentence)]
+    cut = next(reversed([*_clean_cuts(sentence, words, limit, reading)]), None)
+    return cut or next(_clean_cuts(sentence, words, size, reading), [sentence])
+
+
+def _limit(ahead: float, max_chunk_chars: int) -> int:
+    """How long the next chunk may be when the listener is ``ahead`` said characters from running out."""
+    return min(max_chunk_chars, max(MIN_FIRST_CHUNK_CHARS, int(GROWTH * ahead)))
 
 
 def plan_chunks(
@@ -99,36 +145,40 @@ def plan_chunks(
     first_chunk_chars: int = FIRST_CHUNK_CHARS,
     max_chunk_chars: int = MAX_CHUNK_CHARS,
     first_must_fit: bool = False,
+    reading: Reading = ENGLISH,
 ) -> Iterator[str]:
-    """Chunks for an utterance's sentences, in order; blank sentences are skipped."""
+    """Chunks for an utterance's sentences, in order; blank sentences are skipped. Sizes count said characters.
+
+    With ``first_must_fit`` (the listener is still hearing earlier audio, which the first chunk must
+    follow without a gap), the first chunk is cut between words if no clause boundary is in reach.
+    """
     first = True
-    previous = 0  # length of the chunk yielded last
+    # How far ahead of the listener the plan is, in said characters: the first chunk all plays while
+    # the second is synthesized, and each later chunk adds what plays while it is synthesized (a share
+    # of 1 - 1/GROWTH of it), so a run of short sentences still grows into long chunks.
+    ahead = 0.0
     current, limit = "", 0  # the chunk being packed, and how long it may grow
     for sentence in sentences:
-        text = " ".join(sentence.split())
-        if not text:
-            continue
-        units = _short_first(text, first_chunk_chars, first_must_fit) if first else [text]
-        for unit in units:
-            if first:
-                first = False
-                for piece in split_long(unit, max_chunk_chars):
-                    yield piece
-                    previous = len(piece)
-                continue
-            if current and len(current) + 1 + len(unit) <= limit:
-                current += " " + unit
-                continue
+        rest = " ".join(sentence.split())
+        if rest and first:
+            first = False
+            words_over = 1.0 if first_must_fit else WORD_CUT_OVER
+            head, *more = _head(rest, first_chunk_chars, reading, earliest=True, words_over=words_over)
+            for piece in split_long(head, max_chunk_chars, reading):
+                yield piece
+                ahead += reading.size(piece) if not ahead else (1 - 1 / GROWTH) * reading.size(piece)
+            rest = more[0] if more else ""
+        while rest:
+            if current and reading.size(f"{current} {rest}") <= limit:
+                current, rest = f"{current} {rest}", ""
+                break
             if current:
                 yield current
-                previous = len(current)
-            # After a first chunk cut to fit the audio before it, growth starts from that chunk itself.
-            floor = MIN_FIRST_CHUNK_CHARS if first_must_fit else first_chunk_chars
-            limit = _limit(previous, floor, max_chunk_chars)
-            *pieces, current = _split_at_clauses(unit, limit, max_chunk_chars)
-            for piece in pieces:
-                yield piece
-                previous = len(piece)
+                ahead += (1 - 1 / GROWTH) * reading.size(current)
+            limit = _limit(ahead, max_chunk_chars)
+            words_over = 1.0 if limit == max_chunk_chars else WORD_CUT_OVER
+            current, *more = _head(rest, limit, reading, earliest=False, words_over=words_over)
+            rest = more[0] if more else ""
     if current:
         yield current
 
@@ -138,6 +188,7 @@ def chunk_text(
     first_chunk_chars: int = FIRST_CHUNK_CHARS,
     max_chunk_chars: int = MAX_CHUNK_CHARS,
     first_must_fit: bool = False,
+    reading: Reading = ENGLISH,
 ) -> list[str]:
     """Chunks for a whole input text."""
-    return list(plan_chunks(split_sentences(text), first_chunk_chars, max_chunk_chars, first_must_fit))
+    return list(plan_chunks(split_sentences(text), first_chunk_chars, max_chunk_chars, first_must_fit, reading))

@@ -10,6 +10,7 @@ a cancel can purge what is queued and put ``canceled`` first.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from typing import Any
 
@@ -41,7 +42,8 @@ class Session:
         self._room = asyncio.Event()
         self._work = asyncio.Event()
         self._close_code: int | None = None
-        self._chunk_before: float | None = None  # seconds of the session's last chunk, for sizing the next first one
+        # When the listener will have heard all audio sent so far (perf_counter), for sizing a first chunk.
+        self._heard_by: float | None = None
 
     # -- reader ---------------------------------------------------------------------------
 
@@ -147,7 +149,7 @@ class Session:
         if self._current is not None and self._current[0] is utterance:
             self._current[1].cancel()
         self._outbox = deque(item for item in self._outbox if _utterance_of(item) is not utterance)
-        self._chunk_before = None  # the listener stops hearing it: the next reply starts afresh
+        self._heard_by = None  # the listener stops hearing it: the next reply starts afresh
         self._room.set()
         self._post_first("canceled", utterance)
         self._runtime.finished(utterance, "canceled")
@@ -185,7 +187,7 @@ class Session:
         assert runtime.engine is not None
         settings = runtime.settings
         first_chunk = utterance.first_chunk or pace.first_chunk(
-            self._chunk_before,
+            self._heard_by - time.perf_counter() if self._heard_by is not None else None,
             utterance.options.speed,
             runtime.engine.device,
             settings.first_chunk_chars,
@@ -198,7 +200,6 @@ class Session:
                 self._room.clear()
                 await self._room.wait()
             self._post("audio", (utterance, data))
-            self._chunk_before = utterance.options.format.duration_ms(len(data)) / 1000
         self._post("done", utterance)
 
     # -- sender ---------------------------------------------------------------------------
@@ -224,6 +225,9 @@ class Session:
                     utterance, data = payload
                     await ws.send_bytes(data)
                     utterance.sent(len(data))
+                    now = time.perf_counter()  # the listener plays audio as it arrives, after what it has
+                    heard_from = now if self._heard_by is None else max(self._heard_by, now)
+                    self._heard_by = heard_from + utterance.options.format.duration_ms(len(data)) / 1000
                 elif kind == "start":
                     start = {"type": "start", "id": payload.id, **_describe(payload.options)}
                     chars, must_fit = payload.first_chunk

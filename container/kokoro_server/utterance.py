@@ -16,7 +16,7 @@ from functools import partial
 import numpy as np
 
 from .audio import StreamEncoder, wav_header
-from .chunker import chunk_text
+from .chunker import Reading, chunk_text
 from .engine import Engine, Interruption, NothingToSpeak, language_of
 from .protocol import ProtocolError, SpeechOptions
 from .scheduler import Scheduler, Ticket
@@ -74,10 +74,10 @@ def check_speakable(text: str, voice: str) -> None:
 
 
 def _synthesize_chunk(engine: Engine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool) -> bytes:
-    started = time.perf_counter()
+    started, options = time.perf_counter(), utterance.options
     try:
         audio = engine.synthesize(
-            text, utterance.options.voice, utterance.options.speed, utterance.interruption, utterance.options.normalize
+            text, options.voice, options.speed, utterance.interruption, options.normalize
         )
     except NothingToSpeak:
         audio = np.zeros(0, dtype=np.float32)  # a chunk of only punctuation: nothing to add
@@ -98,7 +98,8 @@ async def render(
     """
     encoder = StreamEncoder(utterance.options.format)
     first_chunk_chars, first_must_fit = first_chunk
-    chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars, first_must_fit)
+    reading = Reading(language_of(utterance.options.voice), utterance.options.normalize)
+    chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars, first_must_fit, reading)
     for index, text in enumerate(chunks):
         call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)
         try:

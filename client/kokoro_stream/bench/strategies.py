@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kokoro_server.chunker import chunk_text
-from kokoro_server.engine import Engine
+from kokoro_server.chunker import Reading, chunk_text
+from kokoro_server.engine import Engine, language_of
 
 from ..sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport
 from ..say import llm_tokens, simulated_llm
@@ -117,7 +117,7 @@ async def engine(target: Target, text: str, tokens_per_second: float) -> Timelin
 
     producer = asyncio.create_task(produce())
     while (sentence := await sentences.get()) is not None:
-        for chunk in chunk_text(sentence):
+        for chunk in chunk_text(sentence, reading=Reading(language_of(target.voice))):
             audio = await asyncio.to_thread(target.engine.synthesize, chunk, target.voice)
             timeline.add(time.perf_counter() - started, 2 * len(audio))
     await producer
@@ -126,7 +126,7 @@ async def engine(target: Target, text: str, tokens_per_second: float) -> Timelin
 
 def first_chunk_seconds(target: Target, sentence: str) -> float:
     """The bare engine's time for the first chunk the server would synthesize for ``sentence``."""
-    chunk = chunk_text(sentence)[0]
+    chunk = chunk_text(sentence, reading=Reading(language_of(target.voice)))[0]
     begun = time.perf_counter()
     target.engine.synthesize(chunk, target.voice)
     return time.perf_counter() - begun

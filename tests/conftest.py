@@ -18,6 +18,16 @@ def embedded_model_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def engine(embedded_model_dir: Path):
+    """The embedded model loaded as the server loads it (KOKORO_ENGINE_SLOWDOWN included), once per run."""
+    from kokoro_server.device import load_engine
+    from kokoro_server.model_cache import verify_directory
+    from kokoro_server.settings import settings_from_env
+
+    return load_engine(settings_from_env(), embedded_model_dir, verify_directory(embedded_model_dir))[0]
+
+
+@pytest.fixture(scope="session")
 def server(embedded_model_dir: Path) -> Iterator[RunningServer]:
     """One real server for the whole run (the model loads once)."""
     running = start_server(embedded_model_dir, workers=1)

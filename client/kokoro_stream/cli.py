@@ -76,21 +76,36 @@ def normalize_text(
     text: Annotated[str, typer.Argument(help="The text; '-' reads standard input, one line at a time.")] = "-",
     voice: Annotated[str, typer.Option(help="Voice: its language decides (a…: American, b…: British).")] = "af_heart",
     phonemes: Annotated[bool, typer.Option("--phonemes", help="Print the phonemes the voice will say.")] = False,
+    lexicon: Annotated[
+        Path | None, typer.Option(help="A lexicon JSON file of pronunciations to apply first, as the server does.")
+    ] = None,
 ) -> None:
-    """Print, for each input line, one line: the text as the server will say it (or its phonemes)."""
+    """Print, for each input line, one line: the text as the server will say it (or its phonemes).
+
+    A lexicon's phonemes show between slashes.
+    """
     import sys
 
+    from kokoro_onnx.config import DEFAULT_VOCAB
     from kokoro_onnx.tokenizer import Tokenizer
 
     from kokoro_server.engine import language_of
-    from kokoro_server.text import said_text
+    from kokoro_server.lexicon import Lexicon, LexiconError, load_lexicon
+    from kokoro_server.text import said_phonemes, said_pieces
 
+    try:
+        pronunciations = load_lexicon(lexicon, DEFAULT_VOCAB) if lexicon else Lexicon()
+    except LexiconError as error:
+        raise typer.BadParameter(str(error), param_hint="--lexicon") from None
     language = language_of(voice)
     tokenizer = Tokenizer() if phonemes else None
     lines = sys.stdin.read().splitlines() if text == "-" else text.splitlines() or [""]
     for line in lines:
-        said = said_text(line, language)
-        typer.echo(" ".join(tokenizer.phonemize(said, language).split()) if tokenizer else said)
+        if tokenizer:
+            typer.echo(said_phonemes(line, language, tokenizer.phonemize, lexicon=pronunciations))
+        else:
+            pieces = said_pieces(line, language, lexicon=pronunciations)
+            typer.echo("".join(f"/{piece}/" if is_phonemes else piece for piece, is_phonemes in pieces))
 
 
 @app.command("say")

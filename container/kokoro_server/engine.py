@@ -26,8 +26,9 @@ from kokoro_onnx.config import DEFAULT_VOCAB, MAX_PHONEME_LENGTH
 from kokoro_onnx.session import embedded_vocab, input_dtypes
 from kokoro_onnx.tokenizer import Tokenizer
 
+from .lexicon import NO_LEXICON, Lexicon
 from .model_cache import SAMPLE_RATE, Manifest, voice_files
-from .text import said_text
+from .text import said_phonemes
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
@@ -163,6 +164,7 @@ class Engine:
 
     def __init__(self, model_dir: Path, manifest: Manifest, options: EngineOptions = EngineOptions()) -> None:
         self.manifest = manifest
+        self.model_dir = model_dir
         self.options = options
         session_options = ort.SessionOptions()
         session_options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -190,13 +192,21 @@ class Engine:
         return tuple(self._voices)
 
     @property
+    def phoneme_symbols(self) -> frozenset[str]:
+        """The phoneme symbols the model reads (a lexicon's phonemes must use only these)."""
+        return frozenset(self._tokenizer.vocab)
+
+    @property
     def device(self) -> str:
         return "cuda" if self.providers[0] == "CUDAExecutionProvider" else "cpu"
 
-    def phonemize(self, text: str, voice: str, normalized: bool = True) -> str:
-        """The phonemes ``voice`` says for ``text``; with ``normalized``, amounts, dates and the like in words first."""
+    def phonemize(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> str:
+        """The phonemes ``voice`` says for ``text``; with ``normalized``, amounts, dates and the like in words first.
+
+        ``lexicon`` entries go first: respellings are read as text, phonemes are taken as written.
+        """
         language = language_of(voice)
-        phonemes = self._tokenizer.phonemize(said_text(text, language, normalized), language)
+        phonemes = said_phonemes(text, language, self._tokenizer.phonemize, normalized, lexicon)
         if not phonemes.strip(" .,;:!?—…\"'()"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
         return phonemes
@@ -208,6 +218,7 @@ class Engine:
         speed: float = 1.0,
         interruption: Interruption | None = None,
         normalized: bool = True,
+        lexicon: Lexicon = NO_LEXICON,
     ) -> np.ndarray:
         """Audio for one chunk of text: float32 mono at 24 kHz, silence trimmed, faded in and out.
 
@@ -215,7 +226,9 @@ class Engine:
         """
         style = self._voices[voice]
         pieces = []
-        for phonemes in split_phonemes(" ".join(self.phonemize(text, voice, normalized).split()), MAX_PHONEME_LENGTH):
+        for phonemes in split_phonemes(
+            " ".join(self.phonemize(text, voice, normalized, lexicon).split()), MAX_PHONEME_LENGTH
+        ):
             tokens = self._tokenizer.tokenize(phonemes)
             if tokens:
                 pieces.append(self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed, interruption))

@@ -7,14 +7,16 @@ clients can branch on; the message is for people.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .audio import DEFAULT_RATES, FORMATS, SAMPLE_RATES, AudioFormat
 from .engine import SPEED_RANGE
+from .lexicon import MAX_ENTRIES, NO_LEXICON, Lexicon, LexiconError, parse_lexicon
 
 MAX_ID_CHARS = 128
-OPTION_FIELDS = ("voice", "speed", "format", "sample_rate", "normalize")
+OPTION_FIELDS = ("voice", "speed", "format", "sample_rate", "normalize", "lexicon")
 MESSAGE_FIELDS = {
     "configure": {"type", *OPTION_FIELDS},
     "speak": {"type", "id", "text", "first_chunk_chars", *OPTION_FIELDS},
@@ -39,14 +41,20 @@ class SpeechOptions:
     speed: float
     format: AudioFormat
     normalize: bool = True  # amounts, dates, times, numbers and codes said in words (normalize.py)
+    lexicon: Lexicon = NO_LEXICON  # pronunciations of names and brands (lexicon.py)
 
 
-def default_options(voice: str) -> SpeechOptions:
-    return SpeechOptions(voice=voice, speed=1.0, format=AudioFormat("pcm16", DEFAULT_RATES["pcm16"]))
+def default_options(voice: str, lexicon: Lexicon = NO_LEXICON) -> SpeechOptions:
+    return SpeechOptions(voice=voice, speed=1.0, format=AudioFormat("pcm16", DEFAULT_RATES["pcm16"]), lexicon=lexicon)
 
 
-def resolve_options(fields: dict[str, Any], defaults: SpeechOptions, voices: tuple[str, ...]) -> SpeechOptions:
-    """Apply the option fields present in ``fields`` on top of ``defaults``."""
+def resolve_options(
+    fields: dict[str, Any], defaults: SpeechOptions, voices: tuple[str, ...], phonemes: Collection[str]
+) -> SpeechOptions:
+    """Apply the option fields present in ``fields`` on top of ``defaults``.
+
+    ``phonemes``: the symbols the model reads, which a lexicon's phoneme entries must keep to.
+    """
     options = defaults
     if "voice" in fields:
         voice = fields["voice"]
@@ -64,6 +72,19 @@ def resolve_options(fields: dict[str, Any], defaults: SpeechOptions, voices: tup
         if not isinstance(normalize, bool):
             raise ProtocolError("invalid_normalize", f"normalize {normalize!r} is invalid; give true or false")
         options = replace(options, normalize=normalize)
+    if "lexicon" in fields:
+        try:
+            added = parse_lexicon(fields["lexicon"], phonemes)
+        except LexiconError as error:
+            raise ProtocolError("invalid_lexicon", str(error)) from None
+        lexicon = options.lexicon.with_entries(added)
+        if len(lexicon) > MAX_ENTRIES:
+            raise ProtocolError(
+                "invalid_lexicon",
+                f"with these entries the lexicon would hold {len(lexicon)} (server-wide ones included); "
+                f"at most {MAX_ENTRIES} are allowed",
+            )
+        options = replace(options, lexicon=lexicon)
     encoding = options.format.encoding
     if "format" in fields:
         encoding = fields["format"]

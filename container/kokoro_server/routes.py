@@ -62,7 +62,9 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     try:
         body = await request.read()
         text, fields = _parse_request(body, request.content_type, runtime)
-        options = resolve_options(fields, runtime.default_options(), runtime.engine.voices)
+        options = resolve_options(
+            fields, runtime.default_options(), runtime.engine.voices, runtime.engine.phoneme_symbols
+        )
         check_speakable(text, options.voice)
         ticket = runtime.scheduler.admit()
     except ProtocolError as error:

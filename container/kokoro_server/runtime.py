@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from . import telemetry
 from .engine import Engine
+from .lexicon import Lexicon
 from .protocol import SpeechOptions, default_options
 from .scheduler import Scheduler
 from .settings import ServerSettings
@@ -24,6 +25,7 @@ class Runtime:
     settings: ServerSettings
     scheduler: Scheduler
     engine: Engine | None = None
+    lexicon: Lexicon = field(default_factory=Lexicon)  # server-wide pronunciations (lexicon.py)
     state: State = "starting"
     sessions: set[Session] = field(default_factory=set)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -37,7 +39,7 @@ class Runtime:
 
     def default_options(self) -> SpeechOptions:
         assert self.engine is not None
-        return default_options(self.engine.manifest.default_voice)
+        return default_options(self.engine.manifest.default_voice, self.lexicon)
 
     def finished(self, utterance: Utterance, outcome: str) -> None:
         """Release the utterance's admission slot and log it; safe to call once per utterance."""

@@ -21,6 +21,8 @@ from . import telemetry
 from .device import Plan
 from .device import load_engine as load_on_device
 from .engine import Engine
+from .lexicon import FILE_NAME as LEXICON_FILE
+from .lexicon import Lexicon, load_lexicon
 from .model_cache import Manifest, verify_directory
 from .routes import RUNTIME, add_routes, json_error_middleware
 from .runtime import Runtime
@@ -65,6 +67,16 @@ def load_engine(settings: ServerSettings) -> tuple[Engine, Plan]:
     return engine, plan
 
 
+def server_lexicon(settings: ServerSettings, engine: Engine) -> Lexicon:
+    """The server-wide lexicon: the file set, else the model's lexicon.json, else none; raises if invalid."""
+    path = settings.lexicon_file or engine.model_dir / LEXICON_FILE
+    if settings.lexicon_file is None and not path.is_file():
+        return Lexicon()
+    lexicon = load_lexicon(path, engine.phoneme_symbols)
+    telemetry.event("lexicon_loaded", path=path, entries=len(lexicon))
+    return lexicon
+
+
 class Server:
     """A running server; ``start`` returns once it listens, ``ready`` once it can synthesize."""
 
@@ -89,6 +101,7 @@ class Server:
         telemetry.event("listening", host=self.settings.host, port=self.port)
         try:
             engine, plan = await asyncio.to_thread(load_engine, self.settings)
+            self.runtime.lexicon = server_lexicon(self.settings, engine)
             warm_seconds = await asyncio.to_thread(engine.warm_up)
         except BaseException as error:
             self.failed = error

@@ -90,7 +90,7 @@ class Session:
     def _on_configure(self, message: dict[str, Any]) -> None:
         engine = self._runtime.engine
         assert engine is not None
-        self._defaults = resolve_options(message, self._defaults, engine.voices)
+        self._defaults = resolve_options(message, self._defaults, engine.voices, engine.phoneme_symbols)
         self._post("message", {"type": "configured", **_describe(self._defaults)})
 
     def _on_speak(self, message: dict[str, Any]) -> None:
@@ -102,7 +102,7 @@ class Session:
         if utterance_id in self._unfinished:
             raise ProtocolError("duplicate_id", f"utterance {utterance_id!r} is still queued or playing; use a new id")
         text = check_text(message.get("text"), self._runtime.settings.max_text_chars)
-        options = resolve_options(message, self._defaults, engine.voices)
+        options = resolve_options(message, self._defaults, engine.voices, engine.phoneme_symbols)
         check_speakable(text, options.voice)
         first_chunk = None
         if "first_chunk_chars" in message:  # a resumed utterance: lay its audio out as before
@@ -269,4 +269,5 @@ def _describe(options: Any) -> dict[str, Any]:
         "format": options.format.encoding,
         "sample_rate": options.format.sample_rate,
         "normalize": options.normalize,
+        "lexicon_entries": len(options.lexicon),
     }

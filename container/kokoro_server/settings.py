@@ -31,6 +31,9 @@ class ServerSettings(BaseModel):
     max_text_chars: int = Field(20_000, ge=1)
     first_chunk_chars: int = Field(80, ge=10)
     max_chunk_chars: int = Field(320, ge=40, le=400)
+    lexicon_file: Path | None = Field(
+        None, description="server-wide pronunciations; default: lexicon.json in the model"
+    )
     drain_seconds: float = Field(20.0, ge=0, le=28, description="SageMaker kills the container 30 s after SIGTERM")
     endpoint_name: str = "local"
     metrics_namespace: str = metrics.NAMESPACE

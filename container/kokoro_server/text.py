@@ -7,7 +7,9 @@ espeak-ng reads emoji by name ("party popper") and, in English, any Chinese char
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterator
 
+from .lexicon import NO_LEXICON, Lexicon, unmasked
 from .normalize import normalize
 
 # Scripts an English espeak-ng voice reads as "<script> letter" instead of a word.
@@ -37,3 +39,24 @@ def said_text(text: str, language: str, normalized: bool = True) -> str:
     Normalized first: the "°" of "72°F" is a symbol that ``speakable`` would drop.
     """
     return speakable(normalize(text, language) if normalized else text, language)
+
+
+def said_pieces(
+    text: str, language: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON
+) -> Iterator[tuple[str, bool]]:
+    """What is said for ``text`` as (piece, is_phonemes): ``lexicon`` entries first, then ``said_text``."""
+    masked, phonemes = lexicon.masked(text)
+    return unmasked(said_text(masked, language, normalized), phonemes)
+
+
+def said_phonemes(
+    text: str,
+    language: str,
+    g2p: Callable[[str, str], str],
+    normalized: bool = True,
+    lexicon: Lexicon = NO_LEXICON,
+) -> str:
+    """The phonemes said for ``text``: ``g2p(text, language)`` for text, a lexicon's phonemes as written."""
+    pieces = [(piece, is_phonemes) for piece, is_phonemes in said_pieces(text, language, normalized, lexicon)]
+    parts = (piece if is_phonemes else g2p(piece, language) for piece, is_phonemes in pieces if piece.strip())
+    return " ".join(" ".join(part.split()) for part in parts if part.strip())

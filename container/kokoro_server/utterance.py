@@ -77,7 +77,7 @@ def _synthesize_chunk(engine: Engine, encoder: StreamEncoder, utterance: Utteran
     started, options = time.perf_counter(), utterance.options
     try:
         audio = engine.synthesize(
-            text, options.voice, options.speed, utterance.interruption, options.normalize
+            text, options.voice, options.speed, utterance.interruption, options.normalize, options.lexicon
         )
     except NothingToSpeak:
         audio = np.zeros(0, dtype=np.float32)  # a chunk of only punctuation: nothing to add

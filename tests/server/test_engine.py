@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from kokoro_onnx.config import MAX_PHONEME_LENGTH
 
 from kokoro_server.chunker import chunk_text
-from kokoro_server.device import load_engine
-from kokoro_server.engine import SAMPLE_RATE, Engine, Interrupted, Interruption, NothingToSpeak
-from kokoro_server.model_cache import verify_directory
-from kokoro_server.settings import settings_from_env
+from kokoro_server.engine import SAMPLE_RATE, Interrupted, Interruption, NothingToSpeak
 from tests.server.speech import plausible_duration
 
 # About a full-size chunk (the chunker allows 320 characters): seconds of inference on a CPU.
@@ -23,12 +19,6 @@ LONG_CHUNK = (
     "Thursday between nine and noon; if nobody is home, the parcel goes to the pickup point on Main Street, "
     "where it waits for a week, and you can change the address or the day at any time from your account page."
 )
-
-
-@pytest.fixture(scope="module")
-def engine(embedded_model_dir: Path) -> Engine:
-    # As the server loads it: KOKORO_ENGINE_SLOWDOWN included.
-    return load_engine(settings_from_env(), embedded_model_dir, verify_directory(embedded_model_dir))[0]
 
 
 def test_embedded_model_has_the_54_official_voices(engine):

@@ -54,6 +54,8 @@ HTTP_CASES = {
     "speed_boolean": ({"text": "hi", "speed": True}, "application/json", 400, "invalid_speed"),
     "speed_nan": (b'{"text": "hi", "speed": NaN}', "application/json", 400, "invalid_speed"),
     "normalize_not_boolean": ({"text": "hi", "normalize": "no"}, "application/json", 400, "invalid_normalize"),
+    "lexicon_not_an_object": ({"text": "hi", "lexicon": ["hi"]}, "application/json", 400, "invalid_lexicon"),
+    "lexicon_unknown_phoneme": ({"text": "hi", "lexicon": {"hi": "/h€/"}}, "application/json", 400, "invalid_lexicon"),
     "only_emoji": ({"text": "🎉👋🔥"}, "application/json", 400, "nothing_to_speak"),
     "only_cjk_for_english_voice": ({"text": "你好世界"}, "application/json", 400, "nothing_to_speak"),
     "only_control_characters": ({"text": "\x00\x07\x1b"}, "application/json", 400, "nothing_to_speak"),
@@ -131,6 +133,14 @@ WS_CASES = {
     "speed_wrong_type": ('{"type": "configure", "speed": "fast"}', "invalid_speed"),
     "normalize_wrong_type": ('{"type": "configure", "normalize": 0}', "invalid_normalize"),
     "normalize_null_in_speak": ('{"type": "speak", "text": "hi", "normalize": null}', "invalid_normalize"),
+    "lexicon_empty_word": ('{"type": "configure", "lexicon": {"": "nothing"}}', "invalid_lexicon"),
+    "lexicon_empty_entry": ('{"type": "configure", "lexicon": {"Kokoro": ""}}', "invalid_lexicon"),
+    "lexicon_unclosed_phonemes": ('{"type": "configure", "lexicon": {"Kokoro": "/kəkˈɔːɹoʊ"}}', "invalid_lexicon"),
+    "lexicon_unknown_phoneme": ('{"type": "speak", "text": "hi", "lexicon": {"hi": "/hī/"}}', "invalid_lexicon"),
+    "lexicon_oversized": (
+        json.dumps({"type": "configure", "lexicon": {f"word{i}": "word" for i in range(1001)}}),
+        "invalid_lexicon",
+    ),
     "first_chunk_too_short": ('{"type": "speak", "text": "hi", "first_chunk_chars": 3}', "invalid_first_chunk_chars"),
     "first_chunk_not_a_number": (
         '{"type": "speak", "text": "hi", "first_chunk_chars": "all"}',

@@ -109,6 +109,19 @@ def test_model_file_that_fails_its_sha256_is_a_clear_fatal_error(embedded_model_
     assert "voices/af_heart.bin: sha256" in fatal[0]["error"]
 
 
+def test_an_invalid_server_wide_lexicon_is_a_clear_fatal_error(embedded_model_dir, tmp_path):
+    lexicon = tmp_path / "lexicon.json"
+    lexicon.write_text('{"Kokoro": "/kə€kˈɔːɹoʊ/"}', encoding="utf-8")
+    process = start(embedded_model_dir, free_port(), KOKORO_LEXICON_FILE=str(lexicon))
+    try:
+        output, _ = process.communicate(timeout=90)
+    finally:
+        process.kill()
+    assert process.returncode == 1
+    fatal = [event for event in log_events(output) if event["event"] == "fatal"]
+    assert f"lexicon file {lexicon}" in fatal[0]["error"] and "'€'" in fatal[0]["error"]
+
+
 @pytest.mark.parametrize(
     ("variable", "value", "expected"),
     [

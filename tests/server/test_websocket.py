@@ -190,6 +190,7 @@ def test_fragmented_message_is_reassembled(server, idle_after):
         "format": "pcm16",
         "sample_rate": 24000,
         "normalize": True,
+        "lexicon_entries": 0,
     }
 
 
@@ -212,6 +213,7 @@ def test_configure_sets_session_defaults(server, idle_after):
         "format": "mulaw",
         "sample_rate": 8000,
         "normalize": True,
+        "lexicon_entries": 0,
     }
     assert plausible_duration("Configured once.", len(mulaw) / 8000)
     assert plausible_duration("Overridden here.", len(pcm) / 2 / 16000)

@@ -1,0 +1,127 @@
+"""Pronunciations users set for names and brands that G2P gets wrong.
+
+An entry maps a word (or a phrase) to how to say it: a respelling in plain words
+(``"SageMaker": "sage maker"``), or phonemes between slashes in the model's phoneme set
+(``"Nguyen": "/wˈɪn/"``). Entries match whole words, as written (case matters: add another entry
+for another spelling). A server-wide lexicon comes from a file; a session adds its own entries on
+top (``configure``), and its entries win.
+
+Respellings are text: the normalizer and G2P read them like any other. Phonemes skip both and go to
+the model as written, so they are checked against the model's phoneme symbols first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MAX_ENTRIES = 1000
+MAX_WORD_CHARS = 64
+MAX_SAY_CHARS = 200
+FILE_NAME = "lexicon.json"  # a server-wide lexicon in the model directory (the model cache)
+
+
+class LexiconError(ValueError):
+    """A lexicon is invalid; the message names the entry, what is wrong with it and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Entries as (word, say) pairs; ``say`` is a respelling, or phonemes between slashes."""
+
+    entries: tuple[tuple[str, str], ...] = ()
+    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.entries:
+            words = sorted((re.escape(word) for word, _ in self.entries), key=len, reverse=True)
+            object.__setattr__(self, "_pattern", re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)"))
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def with_entries(self, more: Lexicon) -> Lexicon:
+        """This lexicon with ``more``'s entries added; where both have a word, ``more``'s wins."""
+        merged = dict(self.entries) | dict(more.entries)
+        return Lexicon(tuple(merged.items()))
+
+    def masked(self, text: str) -> tuple[str, list[str]]:
+        """``text`` with respellings in place, and each phoneme entry replaced by a placeholder word.
+
+        The placeholders are plain letters, which the normalizer leaves alone and reads in context
+        as the word they replace (capitalized or not), so "Mr. Nguyen" stays a title before a name.
+        Returns the text and the phonemes, in the order of their placeholders (``unmasked``).
+        """
+        if self._pattern is None:
+            return text, []
+        say = dict(self.entries)
+        phonemes: list[str] = []
+
+        def replace(match: re.Match[str]) -> str:
+            said = say[match.group()]
+            if not said.startswith("/"):
+                return said
+            phonemes.append(said.strip("/"))
+            index = "".join(chr(ord("a") + int(digit)) for digit in str(len(phonemes) - 1))
+            return f"{'Q' if match.group()[0].isupper() else 'q'}zxlexicon{index}zq"
+
+        return self._pattern.sub(replace, text), phonemes
+
+
+NO_LEXICON = Lexicon()
+
+
+def unmasked(said: str, phonemes: list[str]) -> Iterator[tuple[str, bool]]:
+    """``said`` (a ``Lexicon.masked`` text, normalized) as (piece, is_phonemes), placeholders back to phonemes."""
+    written = 0
+    for match in _PLACEHOLDER.finditer(said):
+        yield said[written : match.start()], False
+        yield phonemes[int("".join(str(ord(letter) - ord("a")) for letter in match.group(1)))], True
+        written = match.end()
+    yield said[written:], False
+
+
+_PLACEHOLDER = re.compile(r"[Qq]zxlexicon([a-j]+)zq")
+
+
+def parse_lexicon(value: Any, symbols: Collection[str]) -> Lexicon:
+    """A lexicon from a JSON object of ``word: say``; ``symbols`` are the phonemes the model knows."""
+    if not isinstance(value, dict):
+        raise LexiconError(f'lexicon must be an object of "word": "how to say it", not {type(value).__name__}')
+    if len(value) > MAX_ENTRIES:
+        raise LexiconError(f"lexicon has {len(value)} entries; at most {MAX_ENTRIES} are allowed")
+    return Lexicon(tuple((word, _checked(word, say, symbols)) for word, say in value.items()))
+
+
+def _checked(word: str, say: Any, symbols: Collection[str]) -> str:
+    if not word.strip() or word != word.strip() or len(word) > MAX_WORD_CHARS:
+        raise LexiconError(
+            f"lexicon word {word!r} is invalid; give 1 to {MAX_WORD_CHARS} characters without surrounding spaces"
+        )
+    if not isinstance(say, str) or not say.strip(" /") or len(say) > MAX_SAY_CHARS:
+        raise LexiconError(
+            f"lexicon entry {word!r}: {say!r} is invalid; give a respelling or /phonemes/ of 1 to "
+            f"{MAX_SAY_CHARS} characters"
+        )
+    if say.startswith("/") != say.endswith("/") or (say.startswith("/") and len(say) < 3):
+        raise LexiconError(f"lexicon entry {word!r}: phonemes go between two slashes, as in /wˈɪn/; got {say!r}")
+    if say.startswith("/"):
+        unknown = sorted({symbol for symbol in say[1:-1] if symbol not in symbols})
+        if unknown:
+            raise LexiconError(
+                f"lexicon entry {word!r}: phoneme symbols {' '.join(unknown)!r} are not in the model's set; see "
+                "`kokoro-stream normalize --phonemes` for the phonemes of similar words"
+            )
+    return say
+
+
+def load_lexicon(path: Path, symbols: Collection[str]) -> Lexicon:
+    """A server-wide lexicon from a JSON file; raises ``LexiconError`` naming the file."""
+    try:
+        return parse_lexicon(json.loads(path.read_text(encoding="utf-8")), symbols)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, LexiconError) as error:
+        raise LexiconError(f"lexicon file {path}: {error}") from error

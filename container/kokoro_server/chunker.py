@@ -1,22 +1,20 @@
 """Synthesis chunks: the units the engine turns into audio, one model call each.
 
 Chunks are measured by what the voice says, not by what was written (``Reading``): "$9,730.12" is
-nine characters on the page and forty in the air, and it is the said length that sets how long a
-chunk takes to synthesize and to hear. A text is cut only where its two parts read as they do
-together, so no cut ever changes a reading ("order 58-1193" stays a code, "3 p.m. Thursday" keeps
-its sentence end).
+9 characters on the page and 59 said, and it is the said length that sets how long a chunk takes to
+synthesize and to hear. A text is cut only where its two parts read as they do together, so no cut
+changes a reading ("order 58-1193" stays a code, "3 p.m. Thursday" keeps its sentence end).
 
-Chunks end at sentence boundaries, where prosody is whole and a join falls on a pause, with
-three refinements. The first chunk of an utterance is kept short, split at its first clause
-boundary, because the listener hears nothing until it is synthesized; a first sentence far over
-the first chunk's size with no clause boundary in reach ("Your checking account balance is
-$1,284.50 as of this morning.") is cut between words instead. After it, chunks grow: each may be
-``GROWTH`` times as long as the one before, so consecutive sentences are packed into fewer model
-calls (each call also renders its own edge silence) while every chunk is planned to be synthesized
-before the one before it has finished playing, on any engine at or under ``1 / GROWTH`` of real time;
-a sentence longer than that is cut at its clause boundaries. And a sentence too long for one call
-(Kokoro takes at most 510 phonemes, about one per said character) is split at clause boundaries,
-then at word boundaries, into balanced pieces.
+Chunks end at sentence boundaries, where prosody is whole and a join falls on a pause, with three
+refinements. The first chunk of an utterance is kept short, ending at its first clause boundary,
+because the listener hears nothing until it is synthesized; a first sentence far over the first
+chunk's size with no clause boundary in reach ("Your checking account balance is $1,284.50 as of
+this morning.") is cut between words instead (``WORD_CUT_OVER``). After it, each chunk may be as long
+as what the engine synthesizes while the audio planned ahead of it plays, at ``1 / GROWTH`` of real
+time: consecutive sentences are packed into fewer model calls (each call also renders its own edge
+silence), and a sentence far over that is cut at its last clause boundary in reach, or between
+words. And a sentence too long for one call (Kokoro takes at most 510 phonemes, about one per said
+character) is split at clause boundaries, then at word boundaries, into balanced pieces.
 """
 
 from __future__ import annotations
@@ -31,12 +29,13 @@ from .text import said_text
 
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
-# A chunk may be this many times as long as the one before it: the plan holds on engines that run
-# at 0.6 of real time or faster, with room for a busy machine (docs/bench/bench.md measures 0.35-0.45).
+# The plan holds on engines that synthesize at 1 / GROWTH (0.625) of real time or faster: room over the
+# 0.35-0.45 measured per chunk here (docs/bench/bench.md) for a busy machine. A chunk right after one
+# of n said characters may be GROWTH * n long.
 GROWTH = 1.6
 MIN_FIRST_CHUNK_CHARS = 12
-# A first sentence this many times over the first chunk's size is cut between words when no clause
-# boundary is in reach: a pause mid-sentence costs less than seconds of silence before the reply.
+# A sentence this many times over its chunk's limit is cut between words when no clause boundary is in
+# reach: a pause mid-sentence costs less than a stall, or seconds of silence before the reply.
 WORD_CUT_OVER = 1.25
 _CLAUSE = re.compile(r"(?<=[,;:—–])\s+")
 _WORD = re.compile(r"\s+")

@@ -6,7 +6,7 @@ Every configuration runs as its own process in its own virtual environment (made
 the cache folder), and the configurations take turns round by round, so they share the machine's
 state. The same int8 model, voice and corpus for all:
 - ``engine@V``: this project's engine (container/kokoro_server) on ONNX Runtime V, chunk by chunk as
-  the server plans them;
+  the server plans them, with text normalization off so that both say the same words;
 - ``kokoro-onnx@1.26.0``: kokoro-onnx 0.6.1's ``Kokoro.create`` on each whole reply with the ONNX
   Runtime the project pinned before, the setup a user would otherwise pick.
 The last round's audio of every configuration is transcribed by pocketsphinx, an offline recognizer
@@ -17,6 +17,7 @@ and cpu_runtime.md.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -36,8 +37,10 @@ SAMPLE_RATE = 24_000
 
 
 def venv(name: str, packages: list[str]) -> Path:
-    """A cached virtual environment holding ``packages``; returns its python."""
-    root = Path(os.environ.get("KOKORO_CACHE_DIR", Path.home() / ".cache" / "kokoro-stream")) / "bench-venvs" / name
+    """A cached virtual environment holding ``packages`` (a new one when they change); returns its python."""
+    key = hashlib.sha256(" ".join(packages).encode()).hexdigest()[:10]
+    cache = Path(os.environ.get("KOKORO_CACHE_DIR", Path.home() / ".cache" / "kokoro-stream"))
+    root = cache / "bench-venvs" / f"{name}-{key}"
     python = root / "bin" / "python"
     if not python.exists():
         subprocess.run(["uv", "venv", "--quiet", "--python", sys.executable, str(root)], check=True)
@@ -47,7 +50,10 @@ def venv(name: str, packages: list[str]) -> Path:
 
 def runtime_python(configuration: str) -> Path:
     kind, version = configuration.split("@")
-    return venv(f"ort-{version}", [f"onnxruntime=={version}", "kokoro-onnx==0.6.1", "numpy==2.5.5"])
+    # The engine's own text pipeline needs num2words (kokoro_server.spoken); kokoro-onnx does not use it.
+    return venv(
+        f"ort-{version}", [f"onnxruntime=={version}", "kokoro-onnx==0.6.1", "numpy==2.5.5", "num2words==0.5.14"]
+    )
 
 
 def write_wav(path: Path, audio) -> None:
@@ -65,7 +71,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
     import numpy as np
     import onnxruntime
 
-    from kokoro_server.chunker import chunk_text
+    from kokoro_server.chunker import Reading, chunk_text
     from kokoro_server.engine import Engine, EngineOptions
     from kokoro_server.model_cache import verify_directory
 
@@ -74,8 +80,12 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         engine = Engine(model_dir, manifest, EngineOptions(device="cpu", threads_per_worker=os.cpu_count() or 1))
         engine.warm_up()
 
+        # As written, like Kokoro.create: the same words to synthesize and to hear.
+        as_written = Reading(normalized=False)
+
         def speak(text: str):
-            return np.concatenate([engine.synthesize(chunk, VOICE) for chunk in chunk_text(text)])
+            chunks = chunk_text(text, reading=as_written)
+            return np.concatenate([engine.synthesize(chunk, VOICE, normalized=False) for chunk in chunks])
     else:
         from kokoro_onnx import Kokoro
 

@@ -1,6 +1,6 @@
 """What every transport offers the speaker: one session, JSON control messages out, events in.
 
-A transport speaks the bidirectional protocol (ARCHITECTURE.md) over some wire: a local
+A transport speaks the bidirectional protocol (docs/protocol.md) over some wire: a local
 WebSocket, SageMaker's bidirectional stream, or one SageMaker POST per sentence. Events come
 back as ``Control`` (a JSON message) or ``Audio`` (bytes of the current utterance).
 """

@@ -1,7 +1,8 @@
 """Request and message parsing shared by both routes: what a client may ask for, and the errors.
 
 Every error names what was wrong and what is allowed. Errors carry a stable ``code`` that
-clients can branch on; the message is for people.
+clients can branch on; the message is for people. docs/protocol.md documents every message, field,
+error code and limit.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A bidirectional WebSocket session: the protocol in ARCHITECTURE.md, one instance per connection.
+"""A bidirectional WebSocket session: the protocol in docs/protocol.md, one instance per connection.
 
 Three tasks share the connection. The reader (the route's handler) parses each message and
 acts at once without awaiting anything, so a cancel is never stuck behind audio. The producer

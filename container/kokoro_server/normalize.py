@@ -27,6 +27,7 @@ from .normalize_words import (
     MONTHS,
     SCALES,
     UNITS,
+    WEEKDAYS,
 )
 
 _MONTH_NAMES = "(?P<month>" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)"
@@ -282,6 +283,18 @@ def _dotted_numbers(match: re.Match[str], british: bool) -> str:
     return " point ".join(spoken.cardinal(p, british) for p in parts)  # a version
 
 
+def _weekdays(match: re.Match[str], british: bool) -> str:
+    def say(part: re.Match[str]) -> str:
+        if part.group("day"):
+            return WEEKDAYS[part.group("day")]
+        between = part.group("between").strip()
+        return " to " if between in "-–—" else " and " if between in "&/" else part.group()
+
+    said = _WEEKDAY_PARTS.sub(say, match.group("days"))
+    # The abbreviation's dot may also end the sentence: keep a full stop where it does.
+    return said + "." if match.group().endswith(".") and match.group("end") is not None else said
+
+
 def _decade(match: re.Match[str], british: bool) -> str:
     century, decade = match.group("century"), match.group("decade") or match.group("short")
     said = spoken.cardinal(decade, british)
@@ -293,6 +306,11 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT_NAMES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 _ABBREVIATION_NAMES = "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
 _END = r"(?P<end>(?=\s*$)|(?=\s+(?-i:[A-Z])|\s+[\"“]))?"  # the end of a sentence follows
+_DAY = "(?:" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")\.?"
+_BETWEEN_DAYS = r"\s*(?:[-–—&/,]|to|through|thru|and|or)\s*"
+_WEEKDAY_PARTS = re.compile(
+    "(?P<day>" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")\.?|(?P<between>\s*[-–—&/]\s*)"
+)
 
 RULES: list[Rule] = [
     # Rules that scan words start only where a word starts, so that one very long word costs linear time.
@@ -401,6 +419,16 @@ RULES: list[Rule] = [
     (re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s?[-–]\s?(\d+(?:\.\d+)?)(?![\w.,-]\d|-)"), _range),
     (re.compile(r"(?<![\w/])(\d{1,3})/(\d{1,3})(?![\w/])"), _fraction),
     (re.compile(rf"(?:(?:^|(?<=[\s(]))[-−])?(?<![\w.,])(?:{_NUMBER})(?![\d,]*\d)"), _number),
+    # A weekday's short form is a day in a range or list of days, or after a word that takes a day ("Sat." alone
+    # may be the verb, "Sun." the star).
+    (re.compile(rf"(?<![\w.])(?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})+)(?!\w)" + _END), _weekdays),
+    (
+        re.compile(
+            r"(?:(?<=\b(?:on|by) )|(?<=\b(?:from|till|next|last|this) )|(?<=\b(?:every|until) ))"
+            rf"(?P<days>{_DAY})(?!\w)" + _END
+        ),
+        _weekdays,
+    ),
     (re.compile(r"(?P<before>\b[A-Z][a-z]+\s+)?\bSt\.(?P<capital_after>(?=\s+[A-Z]))?"), _street_or_saint),
     (re.compile(rf"(?<![\w.])(?P<name>{_ABBREVIATION_NAMES})(?![\w])" + _END), _abbreviation),
 ]

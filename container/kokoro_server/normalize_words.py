@@ -6,6 +6,18 @@ Data only, so that adding a unit or an abbreviation is one line; the rules are i
 from __future__ import annotations
 
 MONTHS = "January February March April May June July August September October November December".split()
+WEEKDAYS = {
+    "Mon": "Monday",
+    "Tue": "Tuesday",
+    "Tues": "Tuesday",
+    "Wed": "Wednesday",
+    "Thu": "Thursday",
+    "Thur": "Thursday",
+    "Thurs": "Thursday",
+    "Fri": "Friday",
+    "Sat": "Saturday",
+    "Sun": "Sunday",
+}
 # symbol or code -> (one, many, one of the hundredth, many of the hundredth)
 CURRENCIES = {
     "$": ("dollar", "dollars", "cent", "cents"),

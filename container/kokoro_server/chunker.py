@@ -24,8 +24,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .lexicon import NO_LEXICON, Lexicon
 from .segmenter import split_sentences
-from .text import said_text
+from .text import said_pieces
 
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
@@ -40,24 +41,33 @@ WORD_CUT_OVER = 1.25
 _CLAUSE = re.compile(r"(?<=[,;:—–])\s+")
 _WORD = re.compile(r"\s+")
 
-_said = lru_cache(maxsize=4096)(said_text)
-
 
 @dataclass(frozen=True)
 class Reading:
-    """How a voice reads text: the language of its voice, and whether text is normalized first."""
+    """How a voice reads text: the language of its voice, whether text is normalized, its lexicon."""
 
     language: str = "en-us"
     normalized: bool = True
+    lexicon: Lexicon = NO_LEXICON
+
+    def said(self, text: str) -> str:
+        """``text`` as said, a lexicon's phonemes between slashes."""
+        return _said(text, self)
 
     def size(self, text: str) -> int:
         """The length of ``text`` as said ("$5" is "five dollars": 12)."""
-        return len(_said(text, self.language, self.normalized))
+        return len(self.said(text))
 
     def cuts_cleanly(self, before: str, after: str) -> bool:
-        """Whether ``before`` and ``after``, said apart, say the same words as said together."""
-        apart = f"{_said(before, self.language, self.normalized)} {_said(after, self.language, self.normalized)}"
-        return apart.split() == _said(f"{before} {after}", self.language, self.normalized).split()
+        """Whether ``before`` and ``after``, said apart, say the same words as said together (a
+        lexicon's phrase is never parted)."""
+        return f"{self.said(before)} {self.said(after)}".split() == self.said(f"{before} {after}").split()
+
+
+@lru_cache(maxsize=4096)
+def _said(text: str, reading: Reading) -> str:
+    pieces = said_pieces(text, reading.language, reading.normalized, reading.lexicon)
+    return "".join(f"/{piece}/" if is_phonemes else piece for piece, is_phonemes in pieces)
 
 
 ENGLISH = Reading()

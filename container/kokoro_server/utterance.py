@@ -98,7 +98,8 @@ async def render(
     """
     encoder = StreamEncoder(utterance.options.format)
     first_chunk_chars, first_must_fit = first_chunk
-    reading = Reading(language_of(utterance.options.voice), utterance.options.normalize)
+    options = utterance.options
+    reading = Reading(language_of(options.voice), options.normalize, options.lexicon)
     chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars, first_must_fit, reading)
     for index, text in enumerate(chunks):
         call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)

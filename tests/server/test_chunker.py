@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from kokoro_onnx.config import DEFAULT_VOCAB
+
 from kokoro_server.chunker import (
     ENGLISH,
     GROWTH,
@@ -13,6 +15,7 @@ from kokoro_server.chunker import (
     chunk_text,
     split_long,
 )
+from kokoro_server.lexicon import parse_lexicon
 from kokoro_server.text import said_text
 
 
@@ -140,3 +143,14 @@ def test_after_a_short_first_chunk_the_chunks_grow_from_it():
     assert chunks[0] == "Your meeting with the"
     assert_each_chunk_is_ready_before_the_ones_before_have_played(chunks)
     assert words(" ".join(chunks)) == words(text)
+
+
+def test_a_lexicon_phrase_is_never_parted_and_its_said_length_counts() -> None:
+    lexicon = parse_lexicon({"Hugging Face": "/hˈʌɡɪŋ fˈAs/", "ACME": "a company of many employees"}, DEFAULT_VOCAB)
+    reading = Reading(lexicon=lexicon)
+    assert reading.size("ACME") == len("a company of many employees")
+    text = "Your model from Hugging Face is ready to deploy on the endpoint today."
+    for first_chunk_chars in range(12, 60):
+        chunks = chunk_text(text, first_chunk_chars=first_chunk_chars, first_must_fit=True, reading=reading)
+        assert any("Hugging Face" in chunk for chunk in chunks), chunks
+        assert words(" ".join(chunks)) == words(text)

@@ -22,7 +22,7 @@ from .device import Plan
 from .device import load_engine as load_on_device
 from .engine import Engine
 from .lexicon import FILE_NAME as LEXICON_FILE
-from .lexicon import Lexicon, load_lexicon
+from .lexicon import NO_LEXICON, Lexicon, load_lexicon
 from .model_cache import Manifest, verify_directory
 from .routes import RUNTIME, add_routes, json_error_middleware
 from .runtime import Runtime
@@ -71,7 +71,7 @@ def server_lexicon(settings: ServerSettings, engine: Engine) -> Lexicon:
     """The server-wide lexicon: the file set, else the model's lexicon.json, else none; raises if invalid."""
     path = settings.lexicon_file or engine.model_dir / LEXICON_FILE
     if settings.lexicon_file is None and not path.is_file():
-        return Lexicon()
+        return NO_LEXICON
     lexicon = load_lexicon(path, engine.phoneme_symbols)
     telemetry.event("lexicon_loaded", path=path, entries=len(lexicon))
     return lexicon

@@ -29,9 +29,14 @@ class DemoResult:
 
 
 async def compare(ws_url: str, text: str, tokens_per_second: float) -> DemoResult:
-    """Speak ``text`` streamed as an LLM writes it, then again after waiting for all of it."""
+    """Speak ``text`` streamed as an LLM writes it, then again after waiting for all of it.
+
+    Each on its own session, as two replies a listener has finished hearing: the server sizes a reply's
+    first chunk by the audio still to be heard, which would favour the second.
+    """
     async with Speaker(WebSocketTransport(ws_url)) as speaker:
         streaming = await speak(speaker, text, tokens_per_second)
+    async with Speaker(WebSocketTransport(ws_url)) as speaker:
         waiting = await speak(speaker, text, tokens_per_second, wait_for_full_text=True)
     return DemoResult(streaming, waiting)
 

@@ -114,13 +114,14 @@ def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS, reading: Reading = E
 def _clean_cuts(sentence: str, bounds: Iterable[tuple[int, int]], limit: int, reading: Reading) -> Iterator[list[str]]:
     """The sentence cut at each boundary (start, end) in order, while the first part fits ``limit``.
 
-    Only cuts that leave a first part worth a model call and that read cleanly (``Reading.cuts_cleanly``).
+    Only cuts that leave both parts worth a model call and that read cleanly (``Reading.cuts_cleanly``).
     """
     for start, end in bounds:
         size = reading.size(sentence[:start])
         if size > limit:
             return
-        if size >= MIN_FIRST_CHUNK_CHARS and reading.cuts_cleanly(sentence[:start], sentence[end:]):
+        worth_a_call = min(size, reading.size(sentence[end:])) >= MIN_FIRST_CHUNK_CHARS
+        if worth_a_call and reading.cuts_cleanly(sentence[:start], sentence[end:]):
             yield [sentence[:start], sentence[end:]]
 
 

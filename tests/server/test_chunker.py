@@ -154,3 +154,8 @@ def test_a_lexicon_phrase_is_never_parted_and_its_said_length_counts() -> None:
         chunks = chunk_text(text, first_chunk_chars=first_chunk_chars, first_must_fit=True, reading=reading)
         assert any("Hugging Face" in chunk for chunk in chunks), chunks
         assert words(" ".join(chunks)) == words(text)
+
+
+def test_no_cut_leaves_a_rest_too_short_for_a_model_call() -> None:
+    text = "Sure, here it is."
+    assert chunk_text(text, first_chunk_chars=12, first_must_fit=True) == [text]  # not "Sure, here it" + "is."

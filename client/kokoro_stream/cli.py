@@ -91,7 +91,7 @@ def normalize_text(
 
     from kokoro_server.engine import language_of
     from kokoro_server.lexicon import Lexicon, LexiconError, load_lexicon
-    from kokoro_server.text import said_phonemes, said_pieces
+    from kokoro_server.text import said_phonemes, said_shown
 
     try:
         pronunciations = load_lexicon(lexicon, DEFAULT_VOCAB) if lexicon else Lexicon()
@@ -104,8 +104,7 @@ def normalize_text(
         if tokenizer:
             typer.echo(said_phonemes(line, language, tokenizer.phonemize, lexicon=pronunciations))
         else:
-            pieces = said_pieces(line, language, lexicon=pronunciations)
-            typer.echo("".join(f"/{piece}/" if is_phonemes else piece for piece, is_phonemes in pieces))
+            typer.echo(said_shown(line, language, lexicon=pronunciations))
 
 
 @app.command("say")

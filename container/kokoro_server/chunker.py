@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from .lexicon import NO_LEXICON, Lexicon
 from .segmenter import split_sentences
-from .text import said_pieces
+from .text import said_shown
 
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
@@ -66,8 +66,7 @@ class Reading:
 
 @lru_cache(maxsize=4096)
 def _said(text: str, reading: Reading) -> str:
-    pieces = said_pieces(text, reading.language, reading.normalized, reading.lexicon)
-    return "".join(f"/{piece}/" if is_phonemes else piece for piece, is_phonemes in pieces)
+    return said_shown(text, reading.language, reading.normalized, reading.lexicon)
 
 
 ENGLISH = Reading()

@@ -34,12 +34,15 @@ class Lexicon:
     """Entries as (word, say) pairs; ``say`` is a respelling, or phonemes between slashes."""
 
     entries: tuple[tuple[str, str], ...] = ()
+    # Derived once from the entries: a lexicon is applied to every chunk of every utterance.
     _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _say: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.entries:
             words = sorted((re.escape(word) for word, _ in self.entries), key=len, reverse=True)
             object.__setattr__(self, "_pattern", re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)"))
+            object.__setattr__(self, "_say", dict(self.entries))
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -58,7 +61,7 @@ class Lexicon:
         """
         if self._pattern is None:
             return text, []
-        say = dict(self.entries)
+        say = self._say
         phonemes: list[str] = []
 
         def replace(match: re.Match[str]) -> str:

@@ -306,11 +306,10 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT_NAMES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 _ABBREVIATION_NAMES = "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
 _END = r"(?P<end>(?=\s*$)|(?=\s+(?-i:[A-Z])|\s+[\"“]))?"  # the end of a sentence follows
-_DAY = "(?:" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")\.?"
+_WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+_DAY = rf"(?:{_WEEKDAY_NAMES})\.?"
 _BETWEEN_DAYS = r"\s*(?:[-–—&/,]|to|through|thru|and|or)\s*"
-_WEEKDAY_PARTS = re.compile(
-    "(?P<day>" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")\.?|(?P<between>\s*[-–—&/]\s*)"
-)
+_WEEKDAY_PARTS = re.compile(rf"(?P<day>{_WEEKDAY_NAMES})\.?|(?P<between>\s*[-–—&/]\s*)")
 
 RULES: list[Rule] = [
     # Rules that scan words start only where a word starts, so that one very long word costs linear time.

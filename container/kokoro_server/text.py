@@ -49,6 +49,12 @@ def said_pieces(
     return unmasked(said_text(masked, language, normalized), phonemes)
 
 
+def said_shown(text: str, language: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> str:
+    """What is said for ``text``, for people to read: a lexicon's phonemes between slashes."""
+    pieces = said_pieces(text, language, normalized, lexicon)
+    return "".join(f"/{piece}/" if is_phonemes else piece for piece, is_phonemes in pieces)
+
+
 def said_phonemes(
     text: str,
     language: str,
@@ -57,6 +63,6 @@ def said_phonemes(
     lexicon: Lexicon = NO_LEXICON,
 ) -> str:
     """The phonemes said for ``text``: ``g2p(text, language)`` for text, a lexicon's phonemes as written."""
-    pieces = [(piece, is_phonemes) for piece, is_phonemes in said_pieces(text, language, normalized, lexicon)]
+    pieces = said_pieces(text, language, normalized, lexicon)
     parts = (piece if is_phonemes else g2p(piece, language) for piece, is_phonemes in pieces if piece.strip())
     return " ".join(" ".join(part.split()) for part in parts if part.strip())

@@ -10,7 +10,7 @@ import pytest
 from kokoro_onnx.config import DEFAULT_VOCAB
 
 from kokoro_server.lexicon import MAX_ENTRIES, Lexicon, LexiconError, load_lexicon, parse_lexicon
-from kokoro_server.text import said_phonemes, said_pieces
+from kokoro_server.text import said_phonemes, said_shown
 from tests.local_server import start_server
 from tests.server.speech import connect, receive, run, speak_and_collect
 
@@ -19,7 +19,7 @@ LEXICON = parse_lexicon({"Nguyen": "/wˈɪn/", "SageMaker": "sage maker", "Kokor
 
 
 def said(text: str, lexicon: Lexicon = LEXICON) -> str:
-    return "".join(f"/{piece}/" if phonemes else piece for piece, phonemes in said_pieces(text, "en-us", True, lexicon))
+    return said_shown(text, "en-us", True, lexicon)
 
 
 def test_respellings_are_read_as_text_and_phonemes_are_kept_as_written() -> None:

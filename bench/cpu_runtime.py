@@ -5,7 +5,7 @@
 Every configuration runs as its own process in its own virtual environment (made once with uv, under
 the cache folder), and the configurations take turns round by round, so they share the machine's
 state. The same int8 model, voice and corpus for all:
-- ``engine@V``: this project's engine (container/kokoro_server) on ONNX Runtime V, chunk by chunk as
+- ``engine@V``: this project's engine (container/kokoro_server on core/kokoro_core) on ONNX Runtime V, chunk by chunk as
   the server plans them, with text normalization off so that both say the same words;
 - ``kokoro-onnx@1.26.0``: kokoro-onnx 0.6.1's ``Kokoro.create`` on each whole reply with the ONNX
   Runtime the project pinned before, the setup a user would otherwise pick.
@@ -71,9 +71,10 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
     import numpy as np
     import onnxruntime
 
-    from kokoro_server.chunker import Reading, chunk_text
+    from kokoro_core.chunker import chunk_text
+    from kokoro_core.model_cache import verify_directory
     from kokoro_server.engine import Engine, EngineOptions
-    from kokoro_server.model_cache import verify_directory
+    from kokoro_server.text import VoiceReading
 
     manifest = verify_directory(model_dir)
     if kind == "engine":
@@ -81,7 +82,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         engine.warm_up()
 
         # As written, like Kokoro.create: the same words to synthesize and to hear.
-        as_written = Reading(normalized=False)
+        as_written = VoiceReading(normalized=False)
 
         def speak(text: str):
             chunks = chunk_text(text, reading=as_written)
@@ -161,7 +162,7 @@ def main() -> None:
         print(json.dumps(work(args.worker, args.model_dir, texts, args.wav_dir)))
         return
 
-    from kokoro_stream.corpus import AGENT_REPLIES, load_replies
+    from kokoro_tools.corpus import AGENT_REPLIES, load_replies
 
     if args.model_dir is None:
         from kokoro_server.embedded_model import model_directory
@@ -188,7 +189,7 @@ def main() -> None:
                 "--wav-dir",
                 str(wav_dir),
             ]
-            env = {**os.environ, "PYTHONPATH": str(REPO / "container")}
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(REPO / member) for member in ("core", "container"))}
             result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout)
             samples[configuration].append(result)
             print(

@@ -26,7 +26,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from kokoro_server.model_cache import MANIFEST_NAME, FileEntry, Manifest, verify_directory
+from kokoro_core.model_cache import MANIFEST_NAME, FileEntry, Manifest, verify_directory
 
 FLOAT_ONNX = "onnx/model_float32_from_int8.onnx"
 

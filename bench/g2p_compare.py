@@ -100,13 +100,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
 
+    from kokoro_core.model_cache import verify_directory
+    from kokoro_core.segmenter import split_sentences
     from kokoro_server.device import load_engine
     from kokoro_server.embedded_model import model_directory
-    from kokoro_server.model_cache import verify_directory
-    from kokoro_server.segmenter import split_sentences
     from kokoro_server.settings import settings_from_env
     from kokoro_server.text import said_text
-    from kokoro_stream.corpus import AGENT_REPLIES, load_replies
+    from kokoro_tools.corpus import AGENT_REPLIES, load_replies
 
     model_dir = model_directory()
     engine = load_engine(settings_from_env(), model_dir, verify_directory(model_dir))[0]

@@ -31,14 +31,14 @@ from pathlib import Path
 
 from float_model import build
 
-from kokoro_server.chunker import chunk_text
+from kokoro_core.chunker import chunk_text
+from kokoro_server.background import BackgroundServer
 from kokoro_server.engine import SAMPLE_RATE, Engine, EngineOptions
 from kokoro_server.settings import ServerSettings
-from kokoro_stream.background_server import BackgroundServer
-from kokoro_stream.bench.strategies import Target
-from kokoro_stream.bench.sweep import concurrency_level
-from kokoro_stream.corpus import AGENT_REPLIES, load_replies
 from kokoro_stream.websocket_transport import WebSocketTransport
+from kokoro_tools.bench.strategies import Target
+from kokoro_tools.bench.sweep import concurrency_level
+from kokoro_tools.corpus import AGENT_REPLIES, load_replies
 
 VOICE = "af_heart"
 FULL = {"modes": ("HEURISTIC", "DEFAULT", "EXHAUSTIVE"), "workers": (1, 2, 4, 8), "levels": (1, 4, 8, 16), "chunks": 40}
@@ -48,7 +48,7 @@ TOKENS_PER_SECOND = 60.0
 
 
 def engine_rtf(model_dir: Path, device: str, mode: str, chunks: list[str]) -> dict:
-    from kokoro_server.model_cache import verify_directory
+    from kokoro_core.model_cache import verify_directory
 
     started = time.perf_counter()
     engine = Engine(model_dir, verify_directory(model_dir), EngineOptions(device=device, cudnn_conv_algo_search=mode))
@@ -98,7 +98,7 @@ def main() -> None:
     engines = [engine_rtf(float_dir, device, mode, chunks) for mode in plan["modes"]]
     best = min(engines, key=lambda figures: figures["rtf"])["mode"]
 
-    from kokoro_server.model_cache import verify_directory
+    from kokoro_core.model_cache import verify_directory
 
     floor = Engine(float_dir, verify_directory(float_dir), EngineOptions(device=device, cudnn_conv_algo_search=best))
     servers = []

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from server_overhead import emit
 
+from kokoro_core.segmenter import split_sentences
 from kokoro_server.normalize import normalize
-from kokoro_server.segmenter import split_sentences
-from kokoro_stream.corpus import AGENT_REPLIES, load_replies
+from kokoro_tools.corpus import AGENT_REPLIES, load_replies
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "server" / "normalize_cases.tsv"
 

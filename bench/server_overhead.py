@@ -25,10 +25,10 @@ from pathlib import Path
 
 import aiohttp
 
-from kokoro_server.chunker import chunk_text
+from kokoro_core.chunker import chunk_text
+from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine import SAMPLE_RATE, Engine
-from kokoro_server.model_cache import verify_directory
-from kokoro_stream.corpus import AGENT_REPLIES as CORPUS
+from kokoro_tools.corpus import AGENT_REPLIES as CORPUS
 
 SHORT = "Sure, I can help with that."
 

@@ -27,7 +27,7 @@ IMAGE_CONTEXT = [
     "!agent/requirements.txt",
     "!agent/kokoro_agent",
     "!client/kokoro_stream",
-    "!container/kokoro_server",
+    "!core/kokoro_core",
     "**/__pycache__",
 ]
 # Cross-region inference profiles are model ids with a geography in front.

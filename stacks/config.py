@@ -15,7 +15,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kokoro_server.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
+from kokoro_core.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
 
 from . import instance_types
 

@@ -9,6 +9,16 @@ os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
 
 from tests.local_server import RunningServer, start_server, wait_until_idle  # noqa: E402
 
+# Fixtures that load the real model: a test using any of them is marked `model`, so
+# `uv run pytest -m "not model"` is the fast inner loop (the fake engine, templates, handlers, core).
+MODEL_FIXTURES = {"embedded_model_dir", "engine", "server", "idle_after"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.model)
+
 
 @pytest.fixture(scope="session")
 def embedded_model_dir() -> Path:
@@ -20,8 +30,8 @@ def embedded_model_dir() -> Path:
 @pytest.fixture(scope="session")
 def engine(embedded_model_dir: Path):
     """The embedded model loaded as the server loads it (KOKORO_ENGINE_SLOWDOWN included), once per run."""
+    from kokoro_core.model_cache import verify_directory
     from kokoro_server.device import load_engine
-    from kokoro_server.model_cache import verify_directory
     from kokoro_server.settings import settings_from_env
 
     return load_engine(settings_from_env(), embedded_model_dir, verify_directory(embedded_model_dir))[0]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from kokoro_server.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
-from kokoro_stream.background_server import BackgroundServer
 
 
 class RunningServer(BackgroundServer):

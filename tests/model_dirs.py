@@ -6,7 +6,7 @@ import hashlib
 import random
 from pathlib import Path
 
-from kokoro_server.model_cache import MANIFEST_NAME, FileEntry, Manifest
+from kokoro_core.model_cache import MANIFEST_NAME, FileEntry, Manifest
 
 SOURCE = "onnx-community/Kokoro-82M-v1.0-ONNX@1939ad2a8e416c0acfeecc08a694d14ef25f2231"
 VOICE_BYTES = 510 * 256 * 4

@@ -49,7 +49,11 @@ def local(
     keep_serving: Annotated[bool, typer.Option(help="Keep the agent running for your own requests.")] = False,
 ) -> None:
     """Run the agent here: a scripted LLM, the local speech server; compare stream and batch modes."""
-    from kokoro_server.settings import SettingsError
+    try:
+        from kokoro_server.settings import SettingsError
+    except ImportError:
+        typer.echo("error: `kokoro-agent local` runs the speech server here; install kokoro-agent[local]", err=True)
+        raise typer.Exit(2) from None
 
     from .local import SCRIPTED_ANSWER, run_local, serve_local
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import aiohttp
 
+from kokoro_server.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
-from kokoro_stream.background_server import BackgroundServer
 from kokoro_stream.say import write_audio
 
 from .app import app_from_settings

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from kokoro_server.env_settings import settings_from_environment
+from kokoro_core.env_settings import settings_from_environment
+from kokoro_core.protocol import ProtocolError, validate_client_message
 
 ENV_PREFIX = "KOKORO_AGENT_"
 DEFAULT_SYSTEM_PROMPT = (
@@ -45,6 +46,12 @@ class AgentSettings(BaseModel):
             )
         if self.tts_endpoint is not None and self.region is None:
             raise ValueError(f"{ENV_PREFIX}TTS_ENDPOINT needs a region: set AWS_REGION or {ENV_PREFIX}REGION")
+        # The speech settings are the protocol's configure: refused at start, as a server would refuse them.
+        speech = {"voice": self.voice, "sample_rate": self.sample_rate}
+        try:
+            validate_client_message({"type": "configure", **{k: v for k, v in speech.items() if v is not None}})
+        except ProtocolError as error:
+            raise ValueError(error.message) from None
         return self
 
 

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from kokoro_server.audio import AudioFormat
+from kokoro_core.audio_format import AudioFormat
 from kokoro_stream.speaker import Speaker
 
 Mode = Literal["stream", "batch"]

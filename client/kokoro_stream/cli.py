@@ -1,110 +1,24 @@
-"""The `kokoro-stream` command line."""
+"""The `kokoro-stream` command line: ``say`` here; the server (``serve``, ``normalize``) and the tools
+(``demo``, ``bench``, ``cache push``) add their commands where they are installed, through the
+``kokoro_stream.commands`` entry point group."""
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kokoro_server.model_cache import ModelCacheError
+if TYPE_CHECKING:
+    from .say import Spoken
+    from .transport import Transport
 
 app = typer.Typer(
     help="Low-latency Kokoro-82M speech for voice agents on Amazon SageMaker AI.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-cache_app = typer.Typer(
-    help="Model cache tools (the S3 layout the endpoint loads its model from).", no_args_is_help=True
-)
-app.add_typer(cache_app, name="cache")
-
-
-@cache_app.command("push")
-def cache_push(
-    directory: Annotated[
-        Path, typer.Argument(exists=True, file_okay=False, help="Local model directory with manifest.json.")
-    ],
-    bucket: Annotated[str, typer.Option(help="The model cache bucket (stack output BucketName).")],
-    prefix: Annotated[
-        str | None,
-        typer.Option(help="S3 prefix; default: derived from the manifest's source, as the stacks derive it."),
-    ] = None,
-    region: Annotated[str | None, typer.Option(help="AWS region of the bucket.")] = None,
-) -> None:
-    """Verify DIRECTORY against its manifest, upload what is missing, then write the manifest."""
-    import boto3
-    from botocore.exceptions import BotoCoreError, ClientError
-
-    from .cache_push import push
-
-    try:
-        result = push(directory, boto3.client("s3", region_name=region), bucket, prefix)
-    except ModelCacheError as error:
-        raise typer.BadParameter(str(error), param_hint="DIRECTORY") from None
-    except (BotoCoreError, ClientError) as error:
-        typer.echo(f"error: S3 upload to s3://{bucket} failed: {error}", err=True)
-        raise typer.Exit(1) from None
-    if result.already_complete:
-        typer.echo(f"{result.url} already holds this model; nothing to upload")
-    else:
-        typer.echo(f"{result.url}: uploaded {len(result.uploaded)} file(s), kept {len(result.kept)}, manifest written")
-    typer.echo(
-        f"deploy with: npx cdk deploy --all -c populate_model_cache=false -c model_prefix={result.url.split('/', 3)[3]}"
-    )
-
-
-@app.command("serve")
-def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 to accept other machines.")] = "127.0.0.1",
-    port: Annotated[int | None, typer.Option(help="Port to listen on (default 8080).")] = None,
-    model_dir: Annotated[
-        Path | None,
-        typer.Option(
-            exists=True, file_okay=False, help="Model cache folder; default: the embedded int8 Kokoro-82M, built once."
-        ),
-    ] = None,
-) -> None:
-    """Run the speech server locally: /ping, POST /invocations, WS /invocations-bidirectional-stream."""
-    from kokoro_server.server import run_server
-
-    raise typer.Exit(run_server(host, port, model_dir))
-
-
-@app.command("normalize")
-def normalize_text(
-    text: Annotated[str, typer.Argument(help="The text; '-' reads standard input, one line at a time.")] = "-",
-    voice: Annotated[str, typer.Option(help="Voice: its language decides (a…: American, b…: British).")] = "af_heart",
-    phonemes: Annotated[bool, typer.Option("--phonemes", help="Print the phonemes the voice will say.")] = False,
-    lexicon: Annotated[
-        Path | None, typer.Option(help="A lexicon JSON file of pronunciations to apply first, as the server does.")
-    ] = None,
-) -> None:
-    """Print, for each input line, one line: the text as the server will say it (or its phonemes).
-
-    A lexicon's phonemes show between slashes.
-    """
-    import sys
-
-    from kokoro_onnx.config import DEFAULT_VOCAB
-    from kokoro_onnx.tokenizer import Tokenizer
-
-    from kokoro_server.engine import language_of
-    from kokoro_server.lexicon import Lexicon, LexiconError, load_lexicon
-    from kokoro_server.text import said_phonemes, said_shown
-
-    try:
-        pronunciations = load_lexicon(lexicon, DEFAULT_VOCAB) if lexicon else Lexicon()
-    except LexiconError as error:
-        raise typer.BadParameter(str(error), param_hint="--lexicon") from None
-    language = language_of(voice)
-    tokenizer = Tokenizer() if phonemes else None
-    lines = sys.stdin.read().splitlines() if text == "-" else text.splitlines() or [""]
-    for line in lines:
-        if tokenizer:
-            typer.echo(said_phonemes(line, language, tokenizer.phonemize, lexicon=pronunciations))
-        else:
-            typer.echo(said_shown(line, language, lexicon=pronunciations))
 
 
 @app.command("say")
@@ -133,6 +47,8 @@ def say(
     import asyncio
     import sys
 
+    from kokoro_core.protocol import ProtocolError
+
     from .say import speak, write_audio
     from .speaker import Speaker
     from .transport import SpeechError
@@ -144,7 +60,7 @@ def say(
     if format not in ("pcm16", "mulaw"):
         raise typer.BadParameter(f"{format!r}: choose pcm16 or mulaw", param_hint="--format")
 
-    async def run():
+    async def run() -> Spoken:
         speaker = Speaker(
             _transport(url, endpoint, region, transport),
             voice=voice,
@@ -157,6 +73,8 @@ def say(
 
     try:
         spoken = asyncio.run(run())
+    except ProtocolError as error:  # a setting no server takes
+        raise typer.BadParameter(error.message) from None
     except SpeechError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None
@@ -167,7 +85,7 @@ def say(
     )
 
 
-def _transport(url: str, endpoint: str | None, region: str | None, kind: str):
+def _transport(url: str, endpoint: str | None, region: str | None, kind: str) -> Transport:
     if endpoint is None:
         from .websocket_transport import WebSocketTransport
 
@@ -191,76 +109,12 @@ def _transport(url: str, endpoint: str | None, region: str | None, kind: str):
     raise typer.BadParameter(f"{kind!r}: choose bidi or post", param_hint="--transport")
 
 
-@app.command("demo")
-def demo(
-    out: Annotated[Path, typer.Option(help="Where to write the streamed reply.")] = Path("demo.wav"),
-    tokens_per_second: Annotated[float, typer.Option(help="Simulated LLM speed.")] = 40.0,
-) -> None:
-    """Start a local server (embedded model), stream a sample reply as an LLM would, compare with waiting."""
-    from kokoro_server.settings import SettingsError
-
-    from .demo import run_demo
-
-    typer.echo("starting a local speech server on the embedded Kokoro-82M (first run builds it once)...")
-    try:
-        result = run_demo(out, tokens_per_second)
-    except SettingsError as error:  # a KOKORO_* variable the local server cannot take
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
-    streaming, waiting = result.streaming, result.waiting
-    typer.echo(f"reply streamed at {tokens_per_second:g} tokens/s, {streaming.audio_s:.1f} s of speech → {out}")
-    typer.echo(f"  time to first audio, streaming sentences:   {streaming.first_audio_s * 1000:6.0f} ms")
-    typer.echo(f"  time to first audio, waiting for full text: {waiting.first_audio_s * 1000:6.0f} ms")
-    typer.echo(f"  streaming starts speaking {waiting.first_audio_s / streaming.first_audio_s:.1f}x sooner")
+def _add_installed_commands(app: typer.Typer) -> None:
+    for entry in sorted(entry_points(group="kokoro_stream.commands"), key=lambda entry: entry.name):
+        entry.load()(app)
 
 
-@app.command("bench")
-def bench(
-    url: Annotated[
-        str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
-    ] = None,
-    endpoint: Annotated[str | None, typer.Option(help="Benchmark a SageMaker endpoint instead.")] = None,
-    region: Annotated[str | None, typer.Option(help="AWS region of the endpoint.")] = None,
-    quick: Annotated[bool, typer.Option(help="One short reply, 1 and 2 sessions: a smoke run.")] = False,
-    out: Annotated[Path, typer.Option(help="Folder for bench.json, bench.md and the plots.")] = Path("bench-results"),
-    corpus: Annotated[Path | None, typer.Option(help="JSONL of {id, text}; default: the project's replies.")] = None,
-    replies: Annotated[str | None, typer.Option(help="Comma-separated reply ids to run (default: all).")] = None,
-    tokens_per_second: Annotated[str, typer.Option(help="Token rate, or a comma-separated sweep.")] = "30",
-    levels: Annotated[str | None, typer.Option(help="Concurrent sessions to sweep, e.g. 1,2,4,8,16.")] = None,
-    voice: Annotated[str, typer.Option(help="Voice for every strategy.")] = "af_heart",
-) -> None:
-    """Time to first audio, stalls, throughput and fairness: bidi vs. POST strategies vs. the bare engine."""
-    import shlex
-    import sys
-
-    from .bench.report import write_report
-    from .bench.run import LEVELS, QUICK_LEVELS, QUICK_REPLIES, SWEEP_REPLY, BenchPlan, run_bench
-    from .bench.target import open_target
-    from .corpus import AGENT_REPLIES, load_replies
-
-    try:
-        texts = load_replies(corpus or AGENT_REPLIES)
-        rates = tuple(float(rate) for rate in tokens_per_second.split(","))
-        sweep = tuple(int(level) for level in levels.split(",")) if levels else (QUICK_LEVELS if quick else LEVELS)
-    except (OSError, ValueError) as error:
-        raise typer.BadParameter(str(error)) from None
-    chosen = replies.split(",") if replies else (list(QUICK_REPLIES) if quick and not corpus else list(texts))
-    unknown = [reply for reply in chosen if reply not in texts]
-    if unknown:
-        raise typer.BadParameter(f"unknown reply id(s) {unknown}; the corpus has: {', '.join(texts)}")
-    sweep_text = texts.get(SWEEP_REPLY) or min(texts.values(), key=len)
-    plan = BenchPlan({reply: texts[reply] for reply in chosen}, rates, sweep, sweep_text)
-    with open_target(url, endpoint, region, voice) as (target, description):
-        results = run_bench(target, plan, description)
-    command = "kokoro-stream " + shlex.join(sys.argv[1:])
-    for path in write_report(results, out, command):
-        typer.echo(f"wrote {path}")
-    summary = results["summary"]
-    typer.echo(
-        f"bidi TTFA p50 {summary['ttfa_ms']['bidi']['p50']:.0f} ms: {summary['bidi_vs_wait_full']}x lower than "
-        f"waiting for the full text, {summary['bidi_vs_physical_limit']}x the physical limit; "
-        f"server overhead {summary['server_overhead_ratio']}x"
-    )
+_add_installed_commands(app)
 
 
 def main() -> None:

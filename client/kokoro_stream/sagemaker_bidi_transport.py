@@ -27,7 +27,9 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ServiceError,
 )
 
-from .transport import Audio, Control, Event, SpeechError, TransportClosed, ready_message
+from kokoro_core.protocol import ClientMessage, Ready
+
+from .transport import Audio, Event, SpeechError, TransportClosed, control, ready_message
 
 PORT = 8443
 
@@ -36,9 +38,10 @@ def runtime_endpoint(region: str) -> str:
     return f"https://runtime.sagemaker.{region}.amazonaws.com:{PORT}"
 
 
-def request_event(message: dict[str, Any]) -> RequestStreamEventPayloadPart:
+def request_event(message: ClientMessage) -> RequestStreamEventPayloadPart:
     """One control message as one complete UTF8 PayloadPart."""
-    part = RequestPayloadPart(bytes_=json.dumps(message).encode(), data_type="UTF8", completion_state="COMPLETE")
+    data = json.dumps(message.wire()).encode()
+    part = RequestPayloadPart(bytes_=data, data_type="UTF8", completion_state="COMPLETE")
     return RequestStreamEventPayloadPart(value=part)
 
 
@@ -59,7 +62,7 @@ class SageMakerBidiTransport:
             self._client = AsyncSageMakerRuntimeHTTP2Client(config=config)
         return self._client
 
-    async def connect(self) -> dict[str, Any]:
+    async def connect(self) -> Ready:
         await self.close()
         request = InvokeEndpointWithBidirectionalStreamInput(
             endpoint_name=self.endpoint_name, target_variant=self.target_variant
@@ -73,7 +76,7 @@ class SageMakerBidiTransport:
             raise TransportClosed(f"cannot open a stream to endpoint {self.endpoint_name!r}: {error}") from error
         return ready_message(await self.receive(), f"endpoint {self.endpoint_name!r}")
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: ClientMessage) -> None:
         if self._stream is None:
             raise TransportClosed("the stream is not open")
         try:
@@ -103,7 +106,10 @@ class SageMakerBidiTransport:
                     if part.data_type == "BINARY":
                         return Audio(data)
                     if part.data_type == "UTF8":
-                        return Control(json.loads(data))
+                        if (control_event := control(json.loads(data))) is not None:
+                            return control_event
+                        parts = []  # a message type this client does not know: skip it
+                        continue
                     raise SpeechError(f"a PayloadPart with DataType {part.data_type!r}; expected UTF8 or BINARY")
                 case ResponseStreamEventModelStreamError(value=error):
                     # The container closed the WebSocket; its close code and reason arrive here.

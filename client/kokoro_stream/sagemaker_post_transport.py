@@ -17,11 +17,29 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from kokoro_server.audio import DEFAULT_RATES, FORMATS, AudioFormat
+from kokoro_core.audio_format import DEFAULT_RATES, FORMATS, AudioFormat
+from kokoro_core.protocol import (
+    Cancel,
+    ClientMessage,
+    Close,
+    Configure,
+    Configured,
+    Done,
+    Error,
+    Ready,
+    Speak,
+    SpeakRequest,
+    Start,
+)
 
 from .transport import Audio, Control, Event, TransportClosed
 
-_WAKE = Control({"type": "wake"})  # internal: new work or a cancel for a waiting receive
+
+class _Wake:
+    """New work or a cancel, for a receive that waits."""
+
+
+_WAKE = _Wake()
 
 
 class PayloadRebuffer:
@@ -47,7 +65,7 @@ class PayloadRebuffer:
 class _Request:
     def __init__(self, utterance_id: str) -> None:
         self.id = utterance_id
-        self.events: asyncio.Queue[Event | BaseException | None] = asyncio.Queue()
+        self.events: asyncio.Queue[Event | _Wake | BaseException | None] = asyncio.Queue()
         self.cancel = threading.Event()
 
 
@@ -57,41 +75,55 @@ class SageMakerPostTransport:
         self.endpoint_name = endpoint_name
         self.target_variant = target_variant
         self._client = client
-        self._options: dict[str, Any] = {}
+        self._options = Configure()
         self._requests: deque[_Request] = deque()
-        self._local: asyncio.Queue[Event | None] = asyncio.Queue()
+        self._local: asyncio.Queue[Event | _Wake | None] = asyncio.Queue()
         self._closing = False
 
-    async def connect(self) -> dict[str, Any]:
+    async def connect(self) -> Ready:
         await self.close()
         self._closing = False
         self._local = asyncio.Queue()
-        return {"type": "ready", "sample_rate": 24000, "formats": list(FORMATS), "transport": "post"}
+        return Ready(sample_rate=24000, formats=list(FORMATS))
 
-    async def send(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        if kind == "configure":
-            self._options = {k: v for k, v in message.items() if k != "type"}
-            encoding = self._options.get("format", "pcm16")
-            rate = self._options.get("sample_rate", DEFAULT_RATES.get(encoding, 24000))
-            self._local.put_nowait(Control({"type": "configured", **self._options, "sample_rate": rate}))
-        elif kind == "speak":
-            request = _Request(str(message["id"]))
-            self._requests.append(request)
-            body = {"text": message["text"], **self._options}
-            body.update({k: v for k, v in message.items() if k not in ("type", "id", "text")})
-            loop = asyncio.get_running_loop()
-            threading.Thread(target=self._invoke, args=(loop, request, body), daemon=True).start()
-            self._local.put_nowait(_WAKE)  # a receive waiting for work takes this request now
-        elif kind == "cancel":
-            for request in self._requests:
-                if message.get("id") in (None, request.id):
-                    request.cancel.set()
-                    request.events.put_nowait(_WAKE)  # a receive waiting on it moves on
-            self._requests = deque(r for r in self._requests if not r.cancel.is_set())
-        elif kind == "close":
-            self._closing = True
-            self._local.put_nowait(None)
+    async def send(self, message: ClientMessage) -> None:
+        match message:
+            case Configure():
+                self._options = message
+                self._local.put_nowait(Control(Configured(**self._described(message))))
+            case Speak():
+                request = _Request(message.id or f"post-{id(message)}")
+                self._requests.append(request)
+                # The session's options, then the speak's own: one POST body of the same fields.
+                options = self._options.wire() | message.wire()
+                body = SpeakRequest.model_validate(
+                    {k: v for k, v in options.items() if k not in ("type", "id", "first_chunk_chars")}
+                )
+                loop = asyncio.get_running_loop()
+                threading.Thread(target=self._invoke, args=(loop, request, body), daemon=True).start()
+                self._local.put_nowait(_WAKE)  # a receive waiting for work takes this request now
+            case Cancel():
+                for request in self._requests:
+                    if message.id in (None, request.id):
+                        request.cancel.set()
+                        request.events.put_nowait(_WAKE)  # a receive waiting on it moves on
+                self._requests = deque(r for r in self._requests if not r.cancel.is_set())
+            case Close():
+                self._closing = True
+                self._local.put_nowait(None)
+
+    @staticmethod
+    def _described(options: Configure | SpeakRequest) -> dict[str, Any]:
+        """What the endpoint will apply, as far as a client knows it (the default voice only the server does)."""
+        encoding = options.format or "pcm16"
+        return {
+            "voice": options.voice,
+            "speed": options.speed or 1.0,
+            "format": encoding,
+            "sample_rate": options.sample_rate or DEFAULT_RATES[encoding],
+            "normalize": True if options.normalize is None else options.normalize,
+            "lexicon_entries": len(options.lexicon or {}),
+        }
 
     async def receive(self) -> Event:
         while True:
@@ -101,22 +133,22 @@ class SageMakerPostTransport:
                 event = await self._local.get()
                 if event is None:
                     self._closing = True
-                elif event is not _WAKE:
+                elif not isinstance(event, _Wake):
                     return event
                 continue
             request = self._requests[0]
             item = await request.events.get()
-            if request.cancel.is_set() or item is _WAKE:
+            if request.cancel.is_set() or isinstance(item, _Wake):
                 continue
             if item is None:
                 self._requests.popleft()
-                return Control({"type": "done", "id": request.id})
+                return Control(Done(id=request.id))
             if isinstance(item, BaseException):
                 self._requests.popleft()
                 raise item
             return item
 
-    def _invoke(self, loop: asyncio.AbstractEventLoop, request: _Request, body: dict[str, Any]) -> None:
+    def _invoke(self, loop: asyncio.AbstractEventLoop, request: _Request, body: SpeakRequest) -> None:
         """Run one streamed request on a thread; hand its events to the event loop."""
 
         def put(item: Event | BaseException | None) -> None:
@@ -125,14 +157,18 @@ class SageMakerPostTransport:
             except RuntimeError:
                 request.cancel.set()  # the event loop is gone: nobody is listening any more
 
-        encoding = str(body.get("format", "pcm16"))
-        rebuffer = PayloadRebuffer(AudioFormat(encoding, DEFAULT_RATES.get(encoding, 24000)).sample_bytes)
-        arguments = {"EndpointName": self.endpoint_name, "Body": json.dumps(body), "ContentType": "application/json"}
+        described = self._described(body)
+        rebuffer = PayloadRebuffer(AudioFormat(described["format"], described["sample_rate"]).sample_bytes)
+        arguments = {
+            "EndpointName": self.endpoint_name,
+            "Body": json.dumps(body.wire()),
+            "ContentType": "application/json",
+        }
         if self.target_variant:
             arguments["TargetVariant"] = self.target_variant
         try:
             response = self._client.invoke_endpoint_with_response_stream(**arguments)
-            put(Control({"type": "start", "id": request.id}))
+            put(Control(Start(id=request.id, **described)))
             for event in response["Body"]:
                 if request.cancel.is_set():  # canceled, or the session is gone
                     response["Body"].close()
@@ -174,4 +210,4 @@ def _client_error(error: ClientError, utterance_id: str) -> Control:
         code, message = body.get("error", code), body.get("message", message)
     except (TypeError, ValueError):
         pass
-    return Control({"type": "error", "id": utterance_id, "code": code, "message": message})
+    return Control(Error(id=utterance_id, code=str(code), message=str(message)))

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kokoro_server.audio import AudioFormat
+from kokoro_core.audio_format import AudioFormat
 
 from .speaker import Speaker
 

@@ -6,7 +6,8 @@
         await speaker.cancel()         # barge-in: nothing of the canceled speech arrives after this returns
 
 Each sentence is sent the moment it is complete, without waiting for earlier ones to be spoken;
-the server keeps them in order. If the session drops (SageMaker limits a connection's lifetime,
+the server keeps them in order (and a sentence refused as busy and sent again is still heard in
+its place: later audio waits for it). If the session drops (SageMaker limits a connection's lifetime,
 networks fail), the speaker reconnects and re-sends every unfinished sentence, dropping the part
 of its audio that was already delivered, so nothing is lost or heard twice.
 """
@@ -20,7 +21,19 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+
+from kokoro_core.protocol import (
+    Cancel,
+    Close,
+    Configure,
+    Configured,
+    Done,
+    Error,
+    Ready,
+    Speak,
+    Start,
+    validate_client_message,
+)
 
 from .speech_text import SpeechText
 from .transport import Audio, Control, Event, ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
@@ -51,6 +64,8 @@ class _Utterance:
     first_chunk_chars: int | None = None  # the server's plan, from ``start``: sent back on a re-send
     generation: int = -1  # the connection it was last sent on
     busy_retries: int = 0
+    complete: bool = False  # all its audio has arrived
+    held: list[AudioChunk] = field(default_factory=list)  # arrived before an earlier sentence finished
 
 
 @dataclass
@@ -137,15 +152,12 @@ class Speaker:
         reconnect_delay: float = 0.2,
     ) -> None:
         self._transport = transport
-        self._configure: dict[str, Any] = {"type": "configure", "format": format}
-        if voice is not None:
-            self._configure["voice"] = voice
-        if speed is not None:
-            self._configure["speed"] = speed
-        if sample_rate is not None:
-            self._configure["sample_rate"] = sample_rate
-        if normalize is not None:
-            self._configure["normalize"] = normalize
+        given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize}
+        # A setting no server takes is refused here (ProtocolError, with the protocol's code); one this
+        # server does not have (a voice) when the session opens (ServerError).
+        configure = {"type": "configure", "format": format} | {k: v for k, v in given.items() if v is not None}
+        self._configure = validate_client_message(configure)
+        assert isinstance(self._configure, Configure)
         self._timeout = timeout
         self._max_reconnects = max_reconnects
         self._reconnect_delay = reconnect_delay
@@ -161,7 +173,7 @@ class Speaker:
         self._failure: BaseException | None = None
         self.format = format
         self.sample_rate = 0
-        self.ready: dict[str, Any] = {}
+        self.ready: Ready | None = None
         self.reconnects = 0
         self._progress_at = time.monotonic()
 
@@ -185,12 +197,12 @@ class Speaker:
         await self._transport.send(self._configure)
         while True:  # the answer to configure comes before anything else
             event = await asyncio.wait_for(self._transport.receive(), self._timeout)
-            if isinstance(event, Control) and event.type == "configured":
-                self.sample_rate = int(event.message["sample_rate"])
+            if isinstance(event, Control) and isinstance(event.message, Configured):
+                self.sample_rate = event.message.sample_rate
                 break
-            if isinstance(event, Control) and event.type == "error":
+            if isinstance(event, Control) and isinstance(event.message, Error):
                 await self._transport.close()
-                raise ServerError(event.message["code"], event.message["message"])
+                raise ServerError(event.message.code, event.message.message)
         self._generation += 1
         self._connected.set()
 
@@ -229,7 +241,7 @@ class Speaker:
         self._current = None
         self._idle.set()
         try:
-            await self._transport.send({"type": "cancel"})
+            await self._transport.send(Cancel())
         except TransportClosed:
             pass  # nothing is pending any more, so a reconnect will not re-send it
 
@@ -239,7 +251,7 @@ class Speaker:
         self._closing = True
         if self._receiver is not None and not self._receiver.done():
             try:
-                await self._transport.send({"type": "close"})
+                await self._transport.send(Close())
                 await asyncio.wait_for(asyncio.shield(self._receiver), self._timeout)
             except (TransportClosed, TimeoutError):
                 pass
@@ -273,10 +285,10 @@ class Speaker:
         if utterance.generation == self._generation or utterance.id not in self._pending:
             return  # already (re)sent on this connection, or canceled meanwhile
         utterance.generation = self._generation
-        message = {"type": "speak", "id": utterance.id, "text": utterance.text}
+        message = Speak(id=utterance.id, text=utterance.text)
         if utterance.delivered and utterance.first_chunk_chars is not None:
             # Resuming: the same first chunk gives the same audio, so skipping what was delivered is exact.
-            message["first_chunk_chars"] = utterance.first_chunk_chars
+            message = Speak(id=utterance.id, text=utterance.text, first_chunk_chars=utterance.first_chunk_chars)
         try:
             await self._transport.send(message)
         except TransportClosed:
@@ -327,6 +339,8 @@ class Speaker:
                 continue
             self.reconnects += 1
             for utterance in list(self._pending.values()):
+                if utterance.complete:
+                    continue  # all its audio is here, held for its turn
                 utterance.skip, utterance.received = utterance.delivered, 0
                 await self._send_utterance(utterance)
             return
@@ -337,18 +351,18 @@ class Speaker:
             self._on_audio(event.data)
             return
         message = event.message
-        utterance = self._pending.get(str(message.get("id")))
-        kind = event.type
-        if kind == "start":
-            self._current = utterance
-            if utterance is not None:
-                utterance.received = 0
-                if utterance.first_chunk_chars is None:
-                    utterance.first_chunk_chars = message.get("first_chunk_chars")
-        elif kind == "done" and utterance is not None:
-            self._finish(utterance)
-        elif kind == "error":
-            self._on_error(message, utterance)
+        utterance = self._pending.get(str(getattr(message, "id", None)))
+        match message:
+            case Start():
+                self._current = utterance
+                if utterance is not None:
+                    utterance.received = 0
+                    if utterance.first_chunk_chars is None:
+                        utterance.first_chunk_chars = message.first_chunk_chars
+            case Done() if utterance is not None:
+                self._finish(utterance)
+            case Error():
+                self._on_error(message, utterance)
 
     def _on_audio(self, data: bytes) -> None:
         utterance = self._current
@@ -359,10 +373,11 @@ class Speaker:
         fresh = data[overlap:]
         if fresh:
             utterance.delivered += len(fresh)
-            utterance.reply._deliver(AudioChunk(utterance.id, utterance.text, fresh, self.format, self.sample_rate))
+            utterance.held.append(AudioChunk(utterance.id, utterance.text, fresh, self.format, self.sample_rate))
+            self._release_in_order()
 
-    def _on_error(self, message: dict[str, Any], utterance: _Utterance | None) -> None:
-        code, text = str(message.get("code")), str(message.get("message"))
+    def _on_error(self, message: Error, utterance: _Utterance | None) -> None:
+        code, text = message.code, message.message
         if utterance is None:
             log.warning("server error: %s: %s", code, text)
             return
@@ -379,13 +394,27 @@ class Speaker:
             return
         self._pending.pop(utterance.id, None)
         utterance.reply._fail(ServerError(code, text, utterance.id))
-        self._update_idle()
+        self._release_in_order()
 
     def _finish(self, utterance: _Utterance) -> None:
-        self._pending.pop(utterance.id, None)
+        utterance.complete = True
         if self._current is utterance:
             self._current = None
-        utterance.reply._utterance_finished()
+        self._release_in_order()
+
+    def _release_in_order(self) -> None:
+        """Hand audio over in the order sentences were sent: a sentence's audio waits while an earlier
+        one is unfinished. The server speaks a session's sentences in order, but a sentence refused as
+        busy and sent again goes after those admitted meanwhile."""
+        while self._pending:
+            head = next(iter(self._pending.values()))
+            for chunk in head.held:
+                head.reply._deliver(chunk)
+            head.held.clear()
+            if not head.complete:
+                break
+            del self._pending[head.id]
+            head.reply._utterance_finished()
         self._update_idle()
 
     def _fail_pending(self, error: BaseException) -> None:

@@ -1,6 +1,6 @@
 """From an agent's text stream to sentences worth saying.
 
-Wraps the project's one sentence segmenter (``kokoro_server.segmenter``) and turns text meant for
+Wraps the project's one sentence segmenter (``kokoro_core.segmenter``) and turns text meant for
 reading into text meant for hearing, sentence by sentence:
 
 - fenced code blocks (```) are not read out; inline `code` loses its backticks;
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from kokoro_server.segmenter import SentenceSegmenter
+from kokoro_core.segmenter import SentenceSegmenter
 
 _FENCE = re.compile(r"^\s*(```|~~~)", re.MULTILINE)
 _INLINE_CODE = re.compile(r"`([^`]*)`")

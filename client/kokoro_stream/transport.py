@@ -1,14 +1,17 @@
 """What every transport offers the speaker: one session, JSON control messages out, events in.
 
-A transport speaks the bidirectional protocol (docs/protocol.md) over some wire: a local
-WebSocket, SageMaker's bidirectional stream, or one SageMaker POST per sentence. Events come
-back as ``Control`` (a JSON message) or ``Audio`` (bytes of the current utterance).
+A transport speaks the bidirectional protocol (docs/protocol.md, typed in ``kokoro_core.protocol``)
+over some wire: a local WebSocket, SageMaker's bidirectional stream, or one SageMaker POST per
+sentence. Events come back as ``Control`` (a server message) or ``Audio`` (bytes of the current
+utterance).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from kokoro_core.protocol import ClientMessage, Ready, ServerMessage, UnexpectedMessage, parse_server_message
 
 
 class SpeechError(Exception):
@@ -35,11 +38,7 @@ class SpeechTimeout(SpeechError):
 
 @dataclass(frozen=True)
 class Control:
-    message: dict[str, Any]
-
-    @property
-    def type(self) -> str:
-        return str(self.message.get("type"))
+    message: ServerMessage
 
 
 @dataclass(frozen=True)
@@ -50,22 +49,35 @@ class Audio:
 Event = Control | Audio
 
 
-def ready_message(event: Event, source: str) -> dict[str, Any]:
+def control(document: Any) -> Control | None:
+    """A server's JSON message as an event; ``None`` for a type this client does not know (skip it)."""
+    try:
+        message = parse_server_message(document)
+    except UnexpectedMessage as error:
+        raise SpeechError(str(error)) from None
+    return None if message is None else Control(message)
+
+
+def ready_message(event: Event, source: str) -> Ready:
     """The first event of a session must be ``ready``; return its message."""
-    if not isinstance(event, Control) or event.type != "ready":
+    if not isinstance(event, Control) or not isinstance(event.message, Ready):
         raise SpeechError(f"{source} did not start with a ready message: {event!r}")
     return event.message
 
 
 class Transport(Protocol):
-    async def connect(self) -> dict[str, Any]:
+    async def connect(self) -> Ready:
         """Open a session; return the server's ``ready`` message."""
+        ...
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: ClientMessage) -> None:
         """Send one control message."""
+        ...
 
     async def receive(self) -> Event:
         """The next event; raises ``TransportClosed`` when the session ends."""
+        ...
 
     async def close(self) -> None:
         """Close the session (idempotent)."""
+        ...

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import aiohttp
 
-from .transport import Audio, Control, Event, TransportClosed, ready_message
+from kokoro_core.protocol import ClientMessage, Ready
+
+from .transport import Audio, Event, TransportClosed, control, ready_message
 
 
 class WebSocketTransport:
@@ -17,7 +18,7 @@ class WebSocketTransport:
         self._http: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
 
-    async def connect(self) -> dict[str, Any]:
+    async def connect(self) -> Ready:
         await self.close()
         self._http = aiohttp.ClientSession(timeout=self._timeout)
         try:
@@ -27,22 +28,25 @@ class WebSocketTransport:
             raise TransportClosed(f"cannot open a session at {self.url}: {error}") from error
         return ready_message(await self.receive(), self.url)
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: ClientMessage) -> None:
         if self._ws is None or self._ws.closed:
             raise TransportClosed("the session is not open")
         try:
-            await self._ws.send_str(json.dumps(message))
+            await self._ws.send_str(json.dumps(message.wire()))
         except (ConnectionError, aiohttp.ClientError) as error:
             raise TransportClosed(f"sending failed: {error}") from error
 
     async def receive(self) -> Event:
         if self._ws is None:
             raise TransportClosed("the session is not open")
-        message = await self._ws.receive()
-        if message.type == aiohttp.WSMsgType.TEXT:
-            return Control(json.loads(message.data))
-        if message.type == aiohttp.WSMsgType.BINARY:
-            return Audio(message.data)
+        while True:
+            message = await self._ws.receive()
+            if message.type == aiohttp.WSMsgType.BINARY:
+                return Audio(message.data)
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            if (event := control(json.loads(message.data))) is not None:
+                return event
         code = self._ws.close_code
         raise TransportClosed(f"the session closed (code {code}{': ' + str(message.extra) if message.extra else ''})")
 

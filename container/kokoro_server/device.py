@@ -15,9 +15,11 @@ from pathlib import Path
 
 import onnxruntime as ort
 
-from .engine import Engine, EngineOptions
-from .model_cache import Manifest
+from kokoro_core.model_cache import Manifest
+
+from .engine import Device, Engine, EngineOptions
 from .settings import ServerSettings
+from .speech_engine import RunsOn
 
 GPU_WORKERS = 4  # inference calls in flight on one GPU: enough to keep it busy between small calls
 # On a CPU, workers of two threads each (docs/bench/threads.md): a second thread makes one call about
@@ -27,7 +29,7 @@ CPU_THREADS_PER_WORKER = 2
 
 @dataclass(frozen=True)
 class Plan:
-    device: str  # "cuda" or "cpu"
+    device: RunsOn
     workers: int
     threads_per_worker: int  # 0: ONNX Runtime decides (GPU)
     note: str = ""  # why the plan differs from what was asked, if it does
@@ -53,7 +55,7 @@ def nvidia_gpus() -> int:
     return count.value
 
 
-def wanted_device(settings: ServerSettings) -> str:
+def wanted_device(settings: ServerSettings) -> RunsOn:
     if settings.device != "auto":
         return settings.device
     if "CUDAExecutionProvider" not in ort.get_available_providers():
@@ -61,15 +63,16 @@ def wanted_device(settings: ServerSettings) -> str:
     return "cuda" if nvidia_gpus() else "cpu"
 
 
-def plan_for(settings: ServerSettings, device: str, note: str = "") -> Plan:
+def plan_for(settings: ServerSettings, device: RunsOn, note: str = "") -> Plan:
     if device == "cuda":
-        return Plan(device, settings.workers or GPU_WORKERS, 0, note)
+        return Plan("cuda", settings.workers or GPU_WORKERS, 0, note)
     cores = available_cores()
     workers = settings.workers or max(1, cores // CPU_THREADS_PER_WORKER)
-    return Plan(device, workers, max(1, cores // workers), note)
+    return Plan("cpu", workers, max(1, cores // workers), note)
 
 
 def engine_options(settings: ServerSettings, plan: Plan) -> EngineOptions:
+    device: Device
     if settings.device == "auto" and plan.device == "cuda":
         device = "auto"  # ONNX Runtime may fall back to the CPU, which load_engine notices; "cuda" would fail
     else:

@@ -18,7 +18,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .model_cache import MANIFEST_NAME, FileEntry, Manifest, ModelCacheError, sha256_file, verify_directory
+from kokoro_core.model_cache import MANIFEST_NAME, FileEntry, Manifest, ModelCacheError, sha256_file, verify_directory
 
 MODEL_PARTS = 4
 MODEL_FILE = "kokoro-v1.0.int8.onnx"

@@ -1,4 +1,5 @@
-"""The Kokoro-82M engine: text → phonemes (espeak-ng) → token ids → ONNX Runtime → audio.
+"""The Kokoro-82M engine (a ``speech_engine.SpeechEngine``): text → phonemes (espeak-ng) → token ids →
+ONNX Runtime → audio.
 
 Thread-safe: the scheduler calls ``synthesize`` from several worker threads at once. ONNX
 Runtime runs one session concurrently and releases the GIL while it computes; espeak-ng is
@@ -14,7 +15,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -26,14 +27,15 @@ from kokoro_onnx.config import DEFAULT_VOCAB, MAX_PHONEME_LENGTH
 from kokoro_onnx.session import embedded_vocab, input_dtypes
 from kokoro_onnx.tokenizer import Tokenizer
 
-from .lexicon import NO_LEXICON, Lexicon
-from .model_cache import SAMPLE_RATE, Manifest, voice_files
-from .text import said_phonemes
+from kokoro_core.lexicon import NO_LEXICON, Lexicon
+from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
+
+from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, interruptible
+from .text import language_of, said_phonemes
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
 
-SPEED_RANGE = (0.5, 2.0)
 STYLE_DIM = 256
 FADE_SECONDS = 0.004
 # Kokoro pads each output with about 0.3 s of silence before and 0.45 s after the speech. Keep a
@@ -41,72 +43,8 @@ FADE_SECONDS = 0.004
 SILENCE_LEVEL = 0.003
 KEEP_LEADING_SECONDS = 0.06
 KEEP_TRAILING_SECONDS = 0.2
-# Kokoro voice names start with a letter for the language; espeak-ng speaks each of them.
-LANGUAGES = {
-    "a": "en-us",
-    "b": "en-gb",
-    "e": "es",
-    "f": "fr-fr",
-    "h": "hi",
-    "i": "it",
-    "j": "ja",
-    "p": "pt-br",
-    "z": "cmn",
-}
 CudnnAlgoSearch = Literal["HEURISTIC", "DEFAULT", "EXHAUSTIVE"]
 Device = Literal["auto", "cuda", "cpu"]
-
-
-def language_of(voice: str) -> str:
-    """The espeak-ng language of a Kokoro voice (its first letter); American English if unknown."""
-    return LANGUAGES.get(voice[:1], "en-us")
-
-
-class NothingToSpeak(ValueError):
-    """The text holds nothing the voice can say (only symbols, emoji or unsupported script)."""
-
-
-class Interrupted(RuntimeError):
-    """An inference call was stopped before it finished (its utterance was canceled, or the engine stopped)."""
-
-
-class Interruption:
-    """Stops the inference calls made under it, at once or at their next graph node.
-
-    ONNX Runtime checks a run's ``terminate`` flag between graph nodes, so a call in flight ends within
-    milliseconds; a call that starts after ``interrupt`` fails before it runs.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._runs: set[ort.RunOptions] = set()
-        self._interrupted = False
-
-    @property
-    def in_flight(self) -> int:
-        """Inference calls running under this interruption now."""
-        with self._lock:
-            return len(self._runs)
-
-    def interrupt(self) -> int:
-        """Stop every call in flight and every later one; return how many were in flight."""
-        with self._lock:
-            self._interrupted = True
-            for run in self._runs:
-                run.terminate = True
-            return len(self._runs)
-
-    @contextmanager
-    def watching(self, run: ort.RunOptions) -> Iterator[None]:
-        with self._lock:
-            if self._interrupted:
-                raise Interrupted("interrupted before the inference call started")
-            self._runs.add(run)
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._runs.discard(run)
 
 
 @dataclass(frozen=True)
@@ -197,8 +135,16 @@ class Engine:
         return frozenset(self._tokenizer.vocab)
 
     @property
-    def device(self) -> str:
+    def device(self) -> RunsOn:
         return "cuda" if self.providers[0] == "CUDAExecutionProvider" else "cpu"
+
+    @property
+    def sample_rate(self) -> int:
+        return self.manifest.sample_rate
+
+    @property
+    def default_voice(self) -> str:
+        return self.manifest.default_voice
 
     def phonemize(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> str:
         """The phonemes ``voice`` says for ``text``; with ``normalized``, amounts, dates and the like in words first.
@@ -258,19 +204,9 @@ class Engine:
     @contextmanager
     def _interruptible(self, interruption: Interruption | None) -> Iterator[ort.RunOptions]:
         """Run options that ``stop`` and ``interruption`` can terminate; a terminated call raises ``Interrupted``."""
-        run = ort.RunOptions()
         try:
-            with ExitStack() as watches:
-                for watch in (self._stopping, interruption):
-                    if watch is not None:
-                        watches.enter_context(watch.watching(run))
-                try:
-                    yield run
-                except Exception:
-                    if not run.terminate:
-                        raise
-                if run.terminate:
-                    raise Interrupted("interrupted during the inference call")
+            with interruptible(self._stopping, interruption) as run:
+                yield run
         except Interrupted:
             with self._counter_lock:
                 self.interrupted_calls += 1

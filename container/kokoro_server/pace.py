@@ -15,7 +15,7 @@ reconnect is laid out exactly as before.
 
 from __future__ import annotations
 
-from .chunker import GROWTH, MIN_FIRST_CHUNK_CHARS
+from kokoro_core.chunker import GROWTH, MIN_FIRST_CHUNK_CHARS
 
 # The real-time factor planned for: on CPU the one chunks grow by (chunker.GROWTH), which leaves room
 # over the 0.35-0.45 measured (docs/bench/bench.md) for a busy machine; GPUs run Kokoro far faster.

@@ -7,7 +7,16 @@ from typing import Any
 
 from aiohttp import web
 
-from .protocol import OPTION_FIELDS, ProtocolError, check_text, decode_utf8, parse_json_object, resolve_options
+from kokoro_core.options import check_text_length, resolve_options
+from kokoro_core.protocol import (
+    ErrorCode,
+    ProtocolError,
+    SpeakRequest,
+    decode_utf8,
+    parse_json_object,
+    parse_speak_request,
+)
+
 from .runtime import Runtime
 from .scheduler import Busy
 from .session import Session
@@ -16,10 +25,9 @@ from .utterance import Utterance, check_speakable, render
 RUNTIME = web.AppKey("runtime", Runtime)
 RETRY_AFTER_SECONDS = "1"
 ROUTES = "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket)"
-REQUEST_FIELDS = {"text", *OPTION_FIELDS}
 
 
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.Response:
+def _error(status: int, code: ErrorCode, message: str, headers: dict[str, str] | None = None) -> web.Response:
     return web.json_response({"error": code, "message": message}, status=status, headers=headers)
 
 
@@ -40,18 +48,15 @@ async def ping(request: web.Request) -> web.Response:
     return web.json_response({"status": runtime.state}, status=503)
 
 
-def _parse_request(body: bytes, content_type: str, runtime: Runtime) -> tuple[str, dict[str, Any]]:
+def _parse_request(body: bytes, content_type: str, runtime: Runtime) -> SpeakRequest:
+    """A JSON body with options, or plain text spoken with the defaults."""
     text = decode_utf8(body)
     if "json" in content_type or (content_type in ("", "application/octet-stream") and text.lstrip()[:1] == "{"):
-        fields = parse_json_object(text)
-        unknown = sorted(set(fields) - REQUEST_FIELDS)
-        if unknown:
-            raise ProtocolError(
-                "invalid_request",
-                f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(sorted(REQUEST_FIELDS))}",
-            )
-        return check_text(fields.get("text"), runtime.settings.max_text_chars), fields
-    return check_text(text, runtime.settings.max_text_chars), {}
+        request = parse_speak_request(parse_json_object(text))
+    else:
+        request = parse_speak_request({"text": text})
+    check_text_length(request.text, runtime.settings.max_text_chars)
+    return request
 
 
 async def invocations(request: web.Request) -> web.StreamResponse:
@@ -61,9 +66,10 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     assert runtime.engine is not None
     try:
         body = await request.read()
-        text, fields = _parse_request(body, request.content_type, runtime)
+        speech = _parse_request(body, request.content_type, runtime)
+        text = speech.text
         options = resolve_options(
-            fields, runtime.default_options(), runtime.engine.voices, runtime.engine.phoneme_symbols
+            speech, runtime.default_options(), runtime.engine.voices, runtime.engine.phoneme_symbols
         )
         check_speakable(text, options.voice)
         ticket = runtime.scheduler.admit()
@@ -130,7 +136,8 @@ def json_error_middleware() -> Any:
     @web.middleware
     async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
         try:
-            return await handler(request)
+            response: web.StreamResponse = await handler(request)
+            return response
         except web.HTTPException as error:
             if error.status < 400:
                 raise

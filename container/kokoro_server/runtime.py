@@ -6,12 +6,13 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from kokoro_core.lexicon import Lexicon
+from kokoro_core.options import SpeechOptions, default_options
+
 from . import telemetry
-from .engine import Engine
-from .lexicon import Lexicon
-from .protocol import SpeechOptions, default_options
 from .scheduler import Scheduler
 from .settings import ServerSettings
+from .speech_engine import SpeechEngine
 from .utterance import Utterance
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ State = Literal["starting", "ready", "draining"]
 class Runtime:
     settings: ServerSettings
     scheduler: Scheduler
-    engine: Engine | None = None
+    engine: SpeechEngine | None = None
     lexicon: Lexicon = field(default_factory=Lexicon)  # server-wide pronunciations (lexicon.py)
     state: State = "starting"
     sessions: set[Session] = field(default_factory=set)
@@ -39,7 +40,7 @@ class Runtime:
 
     def default_options(self) -> SpeechOptions:
         assert self.engine is not None
-        return default_options(self.engine.manifest.default_voice, self.lexicon)
+        return default_options(self.engine.default_voice, self.lexicon)
 
     def finished(self, utterance: Utterance, outcome: str) -> None:
         """Release the utterance's admission slot and log it; safe to call once per utterance."""

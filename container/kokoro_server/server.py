@@ -17,18 +17,19 @@ from pathlib import Path
 
 from aiohttp import web
 
+from kokoro_core.lexicon import FILE_NAME as LEXICON_FILE
+from kokoro_core.lexicon import NO_LEXICON, Lexicon, load_lexicon
+from kokoro_core.model_cache import Manifest, verify_directory
+
 from . import telemetry
 from .device import Plan
 from .device import load_engine as load_on_device
-from .engine import Engine
-from .lexicon import FILE_NAME as LEXICON_FILE
-from .lexicon import NO_LEXICON, Lexicon, load_lexicon
-from .model_cache import Manifest, verify_directory
 from .routes import RUNTIME, add_routes, json_error_middleware
 from .runtime import Runtime
 from .scheduler import Scheduler
 from .session import GOING_AWAY
 from .settings import ServerSettings, SettingsError, settings_from_env
+from .speech_engine import SpeechEngine
 
 SHUTDOWN_SECONDS = 2.0  # after the drain deadline: how long open requests get before they are cut
 ABORT_SECONDS = 1.0  # after the drain deadline: how long a client gets to answer the closing handshake
@@ -50,8 +51,15 @@ def verified_model(settings: ServerSettings) -> tuple[Path, Manifest]:
     return embedded()
 
 
-def load_engine(settings: ServerSettings) -> tuple[Engine, Plan]:
-    """Verify every file, load the model and voices on the device the session really gets; raise on failure."""
+def load_engine(settings: ServerSettings) -> tuple[SpeechEngine, Plan]:
+    """Verify every file, load the model and voices on the device the session really gets; raise on failure.
+
+    ``KOKORO_ENGINE=fake`` loads no model: the deterministic fake engine, on one worker by default.
+    """
+    if settings.engine == "fake":
+        from .fake_engine import FakeEngine
+
+        return FakeEngine(), Plan("cpu", settings.workers or 1, 1, "the fake engine: no model")
     directory, manifest = verified_model(settings)
     engine, plan = load_on_device(settings, directory, manifest)
     telemetry.event(
@@ -67,11 +75,13 @@ def load_engine(settings: ServerSettings) -> tuple[Engine, Plan]:
     return engine, plan
 
 
-def server_lexicon(settings: ServerSettings, engine: Engine) -> Lexicon:
+def server_lexicon(settings: ServerSettings, engine: SpeechEngine) -> Lexicon:
     """The server-wide lexicon: the file set, else the model's lexicon.json, else none; raises if invalid."""
-    path = settings.lexicon_file or engine.model_dir / LEXICON_FILE
-    if settings.lexicon_file is None and not path.is_file():
-        return NO_LEXICON
+    path = settings.lexicon_file
+    if path is None:
+        if engine.model_dir is None or not (engine.model_dir / LEXICON_FILE).is_file():
+            return NO_LEXICON
+        path = engine.model_dir / LEXICON_FILE
     lexicon = load_lexicon(path, engine.phoneme_symbols)
     telemetry.event("lexicon_loaded", path=path, entries=len(lexicon))
     return lexicon
@@ -80,8 +90,10 @@ def server_lexicon(settings: ServerSettings, engine: Engine) -> Lexicon:
 class Server:
     """A running server; ``start`` returns once it listens, ``ready`` once it can synthesize."""
 
-    def __init__(self, settings: ServerSettings) -> None:
+    def __init__(self, settings: ServerSettings, engine: SpeechEngine | None = None) -> None:
+        """``engine``: one already made (a test's fake engine, say) instead of loading one from ``settings``."""
         self.settings = settings
+        self._given_engine = engine
         self.runtime = Runtime(settings, Scheduler(settings.max_active_utterances))
         self.ready = asyncio.Event()
         self.failed: BaseException | None = None
@@ -100,7 +112,11 @@ class Server:
         self.port = self._runner.addresses[0][1]
         telemetry.event("listening", host=self.settings.host, port=self.port)
         try:
-            engine, plan = await asyncio.to_thread(load_engine, self.settings)
+            if self._given_engine is not None:
+                engine = self._given_engine
+                plan = Plan(engine.device, self.settings.workers or 1, 1, "an engine given to the server")
+            else:
+                engine, plan = await asyncio.to_thread(load_engine, self.settings)
             self.runtime.lexicon = server_lexicon(self.settings, engine)
             warm_seconds = await asyncio.to_thread(engine.warm_up)
         except BaseException as error:

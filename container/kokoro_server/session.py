@@ -12,14 +12,29 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import WSMsgType, web
 
+from kokoro_core.audio_format import FORMATS, SAMPLE_RATES
+from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
+from kokoro_core.options import check_first_chunk_chars, check_text_length, resolve_options
+from kokoro_core.protocol import (
+    Cancel,
+    Canceled,
+    ClientMessage,
+    Close,
+    Configure,
+    Configured,
+    Done,
+    ProtocolError,
+    Ready,
+    Speak,
+    Start,
+    parse_client_message,
+)
+
 from . import pace
-from .audio import FORMATS, SAMPLE_RATES
-from .chunker import MIN_FIRST_CHUNK_CHARS
-from .protocol import ProtocolError, check_first_chunk_chars, check_text, parse_message, resolve_options
 from .runtime import Runtime
 from .scheduler import Busy
 from .utterance import Utterance, check_speakable, render
@@ -50,18 +65,16 @@ class Session:
     async def run(self) -> None:
         engine = self._runtime.engine
         assert engine is not None
-        await self._ws.send_json(
-            {
-                "type": "ready",
-                "session": self.id,
-                "sample_rate": engine.manifest.sample_rate,
-                "voices": list(engine.voices),
-                "default_voice": engine.manifest.default_voice,
-                "formats": list(FORMATS),
-                "sample_rates": list(SAMPLE_RATES),
-                "max_text_chars": self._runtime.settings.max_text_chars,
-            }
+        ready = Ready(
+            session=self.id,
+            sample_rate=engine.sample_rate,
+            voices=list(engine.voices),
+            default_voice=engine.default_voice,
+            formats=list(FORMATS),
+            sample_rates=list(SAMPLE_RATES),
+            max_text_chars=self._runtime.settings.max_text_chars,
         )
+        await self._ws.send_json(ready.wire())
         tasks = [asyncio.create_task(self._produce()), asyncio.create_task(self._send())]
         try:
             async for message in self._ws:
@@ -80,34 +93,42 @@ class Session:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     def _handle(self, data: str | bytes) -> None:
-        message: dict[str, Any] = {}
+        message: ClientMessage | None = None
         try:
-            message = parse_message(data, self._runtime.settings.max_message_bytes)
-            getattr(self, f"_on_{message['type']}")(message)
+            message = parse_client_message(data, self._runtime.settings.max_message_bytes)
+            match message:
+                case Configure():
+                    self._on_configure(message)
+                case Speak():
+                    self._on_speak(message)
+                case Cancel():
+                    self._on_cancel(message)
+                case Close():
+                    self.close(1000)
         except ProtocolError as error:
-            self._post_first("message", error.body(message.get("id") if message.get("type") == "speak" else None))
+            self._post_first("message", error.reply(message.id if isinstance(message, Speak) else None))
 
-    def _on_configure(self, message: dict[str, Any]) -> None:
+    def _on_configure(self, message: Configure) -> None:
         engine = self._runtime.engine
         assert engine is not None
         self._defaults = resolve_options(message, self._defaults, engine.voices, engine.phoneme_symbols)
-        self._post("message", {"type": "configured", **_describe(self._defaults)})
+        self._post("message", Configured(**self._defaults.described()))
 
-    def _on_speak(self, message: dict[str, Any]) -> None:
+    def _on_speak(self, message: Speak) -> None:
         engine = self._runtime.engine
         assert engine is not None
         if self._close_code is not None:
             raise ProtocolError("closing", "the session is closing (close was sent or the server is shutting down)")
-        utterance_id = message.get("id") or self._runtime.new_id("u")
+        utterance_id = message.id or self._runtime.new_id("u")
         if utterance_id in self._unfinished:
             raise ProtocolError("duplicate_id", f"utterance {utterance_id!r} is still queued or playing; use a new id")
-        text = check_text(message.get("text"), self._runtime.settings.max_text_chars)
+        text = check_text_length(message.text, self._runtime.settings.max_text_chars)
         options = resolve_options(message, self._defaults, engine.voices, engine.phoneme_symbols)
         check_speakable(text, options.voice)
         first_chunk = None
-        if "first_chunk_chars" in message:  # a resumed utterance: lay its audio out as before
+        if message.first_chunk_chars is not None:  # a resumed utterance: lay its audio out as before
             longest = self._runtime.settings.max_chunk_chars
-            first_chunk = (check_first_chunk_chars(message["first_chunk_chars"], MIN_FIRST_CHUNK_CHARS, longest), True)
+            first_chunk = (check_first_chunk_chars(message.first_chunk_chars, MIN_FIRST_CHUNK_CHARS, longest), True)
         try:
             ticket = self._runtime.scheduler.admit()
         except Busy as error:
@@ -117,8 +138,8 @@ class Session:
         self._queue.append(utterance)
         self._work.set()
 
-    def _on_cancel(self, message: dict[str, Any]) -> None:
-        utterance_id = message.get("id")
+    def _on_cancel(self, message: Cancel) -> None:
+        utterance_id = message.id
         if utterance_id is None:
             targets = list(self._unfinished.values())  # barge-in: everything queued or playing
         elif utterance_id in self._unfinished:
@@ -127,9 +148,6 @@ class Session:
             raise ProtocolError("unknown_id", f"no utterance {utterance_id!r} is queued or playing in this session")
         for utterance in reversed(targets):  # canceled messages go out first, in the order spoken
             self._cancel(utterance)
-
-    def _on_close(self, message: dict[str, Any]) -> None:
-        self.close(1000)
 
     def close(self, code: int = 1000) -> None:
         """Finish the queued utterances, then close with ``code``."""
@@ -177,7 +195,7 @@ class Session:
                 # only this utterance was canceled: go on with the next
             except Exception as error:
                 if self._unfinished.pop(utterance.id, None) is not None:
-                    self._post("message", ProtocolError("synthesis_failed", str(error)).body(utterance.id))
+                    self._post("message", ProtocolError("synthesis_failed", str(error)).reply(utterance.id))
                     runtime.finished(utterance, "failed")
             finally:
                 self._current = None
@@ -229,23 +247,23 @@ class Session:
                     heard_from = now if self._heard_by is None else max(self._heard_by, now)
                     self._heard_by = heard_from + utterance.options.format.duration_ms(len(data)) / 1000
                 elif kind == "start":
-                    start = {"type": "start", "id": payload.id, **_describe(payload.options)}
                     chars, must_fit = payload.first_chunk
-                    if must_fit:  # a client resuming this utterance sends it back, for the same audio
-                        start["first_chunk_chars"] = chars
-                    await ws.send_json(start)
+                    # A client resuming this utterance sends first_chunk_chars back, for the same audio.
+                    start = Start(
+                        id=payload.id, first_chunk_chars=chars if must_fit else None, **payload.options.described()
+                    )
+                    await ws.send_json(start.wire())
                     if payload.header:
                         await ws.send_bytes(payload.header)
                 elif kind == "done":
                     self._unfinished.pop(payload.id, None)
                     self._runtime.finished(payload, "done")
-                    await ws.send_json(
-                        {"type": "done", "id": payload.id, "audio_ms": payload.audio_ms, "ttfa_ms": payload.ttfa_ms}
-                    )
+                    done = Done(id=payload.id, audio_ms=payload.audio_ms, ttfa_ms=payload.ttfa_ms)
+                    await ws.send_json(done.wire())
                 elif kind == "canceled":
-                    await ws.send_json({"type": "canceled", "id": payload.id, "sent_ms": payload.audio_ms})
+                    await ws.send_json(Canceled(id=payload.id, sent_ms=payload.audio_ms).wire())
                 elif kind == "message":
-                    await ws.send_json(payload)
+                    await ws.send_json(payload.wire())
                 elif kind == "close":
                     await ws.close(
                         code=payload, message=b"session closed" if payload == 1000 else b"server shutting down"
@@ -258,16 +276,5 @@ class Session:
 def _utterance_of(item: tuple[str, Any]) -> Utterance | None:
     kind, payload = item
     if kind == "audio":
-        return payload[0]
-    return payload if kind in ("start", "done") else None
-
-
-def _describe(options: Any) -> dict[str, Any]:
-    return {
-        "voice": options.voice,
-        "speed": options.speed,
-        "format": options.format.encoding,
-        "sample_rate": options.format.sample_rate,
-        "normalize": options.normalize,
-        "lexicon_entries": len(options.lexicon),
-    }
+        return cast(Utterance, payload[0])
+    return cast(Utterance, payload) if kind in ("start", "done") else None

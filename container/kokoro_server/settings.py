@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import metrics
+from kokoro_core import metrics
+from kokoro_core.env_settings import settings_from_environment
+
 from .engine import CudnnAlgoSearch, Device
-from .env_settings import settings_from_environment
 
 ENV_PREFIX = "KOKORO_"
 SAGEMAKER_MODEL_DIR = Path("/opt/ml/model")
@@ -39,6 +41,9 @@ class ServerSettings(BaseModel):
     metrics_namespace: str = metrics.NAMESPACE
     load_sample_seconds: float = Field(
         metrics.LOAD_SAMPLE_SECONDS, gt=0, description="how often the load gauge is sent"
+    )
+    engine: Literal["kokoro", "fake"] = Field(
+        "kokoro", description="fake: a deterministic engine without a model, for trying clients and for fast tests"
     )
     engine_slowdown: float = Field(
         1.0, ge=1, le=100, description="testing: every inference call takes this many times as long"

@@ -10,9 +10,11 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
-from . import metrics
+from kokoro_core import metrics
+
 from .utterance import Utterance
 
 log = logging.getLogger("kokoro_server")
@@ -66,7 +68,7 @@ def load_sample(queued_jobs: int, active_utterances: int, sessions: int, namespa
     log.info(json.dumps(emf(namespace, {metrics.DIMENSION: endpoint}, values)))
 
 
-def emf(namespace: str, dimensions: dict[str, str], values: dict[str, tuple[float, str]]) -> dict[str, Any]:
+def emf(namespace: str, dimensions: dict[str, str], values: Mapping[str, tuple[float, str]]) -> dict[str, Any]:
     return {
         "_aws": {
             "Timestamp": int(time.time() * 1000),

@@ -8,9 +8,31 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
 
-from .lexicon import NO_LEXICON, Lexicon, unmasked
+from kokoro_core.lexicon import NO_LEXICON, Lexicon, unmasked
+
 from .normalize import normalize
+
+# Kokoro voice names start with a letter for the language; espeak-ng speaks each of them.
+LANGUAGES = {
+    "a": "en-us",
+    "b": "en-gb",
+    "e": "es",
+    "f": "fr-fr",
+    "h": "hi",
+    "i": "it",
+    "j": "ja",
+    "p": "pt-br",
+    "z": "cmn",
+}
+
+
+def language_of(voice: str) -> str:
+    """The espeak-ng language of a Kokoro voice (its first letter); American English if unknown."""
+    return LANGUAGES.get(voice[:1], "en-us")
+
 
 # Scripts an English espeak-ng voice reads as "<script> letter" instead of a word.
 _FOREIGN_TO_ENGLISH = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "ARABIC", "HEBREW", "DEVANAGARI", "THAI")
@@ -66,3 +88,32 @@ def said_phonemes(
     pieces = said_pieces(text, language, normalized, lexicon)
     parts = (piece if is_phonemes else g2p(piece, language) for piece, is_phonemes in pieces if piece.strip())
     return " ".join(" ".join(part.split()) for part in parts if part.strip())
+
+
+@dataclass(frozen=True)
+class VoiceReading:
+    """How a voice reads text (``kokoro_core.chunker.Reading``): the language of its voice, whether
+    text is normalized, its lexicon. Chunks are planned by what it says."""
+
+    language: str = "en-us"
+    normalized: bool = True
+    lexicon: Lexicon = NO_LEXICON
+
+    def said(self, text: str) -> str:
+        """``text`` as said, a lexicon's phonemes between slashes."""
+        return _said(text, self)
+
+    def size(self, text: str) -> int:
+        return len(self.said(text))
+
+    def cuts_cleanly(self, before: str, after: str) -> bool:
+        # A lexicon's phrase is never parted, nor an amount, a date or a code from its context.
+        return f"{self.said(before)} {self.said(after)}".split() == self.said(f"{before} {after}").split()
+
+
+@lru_cache(maxsize=4096)
+def _said(text: str, reading: VoiceReading) -> str:
+    return said_shown(text, reading.language, reading.normalized, reading.lexicon)
+
+
+ENGLISH = VoiceReading()

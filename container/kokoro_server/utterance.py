@@ -15,12 +15,15 @@ from functools import partial
 
 import numpy as np
 
-from .audio import StreamEncoder, wav_header
-from .chunker import Reading, chunk_text
-from .engine import Engine, Interruption, NothingToSpeak, language_of
-from .protocol import ProtocolError, SpeechOptions
+from kokoro_core.audio_format import wav_header
+from kokoro_core.chunker import chunk_text
+from kokoro_core.options import SpeechOptions
+from kokoro_core.protocol import ProtocolError
+
+from .audio import StreamEncoder
 from .scheduler import Scheduler, Ticket
-from .text import speakable
+from .speech_engine import Interruption, NothingToSpeak, SpeechEngine
+from .text import VoiceReading, language_of, speakable
 
 
 @dataclass
@@ -73,7 +76,9 @@ def check_speakable(text: str, voice: str) -> None:
         )
 
 
-def _synthesize_chunk(engine: Engine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool) -> bytes:
+def _synthesize_chunk(
+    engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool
+) -> bytes:
     started, options = time.perf_counter(), utterance.options
     try:
         audio = engine.synthesize(
@@ -87,7 +92,7 @@ def _synthesize_chunk(engine: Engine, encoder: StreamEncoder, utterance: Utteran
 
 async def render(
     utterance: Utterance,
-    engine: Engine,
+    engine: SpeechEngine,
     scheduler: Scheduler,
     first_chunk: tuple[int, bool],
     max_chunk_chars: int,
@@ -99,7 +104,7 @@ async def render(
     encoder = StreamEncoder(utterance.options.format)
     first_chunk_chars, first_must_fit = first_chunk
     options = utterance.options
-    reading = Reading(language_of(options.voice), options.normalize, options.lexicon)
+    reading = VoiceReading(language_of(options.voice), options.normalize, options.lexicon)
     chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars, first_must_fit, reading)
     for index, text in enumerate(chunks):
         call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)

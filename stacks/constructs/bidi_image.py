@@ -14,7 +14,16 @@ from ..config import BIDI_LABEL, Settings
 from ..instance_types import has_gpu
 from .handler_provider import HandlerProvider
 
-CONTAINER_DIR = Path(__file__).resolve().parents[2] / "container"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+# The server image's build context: the repository root, holding only what container/Dockerfile copies.
+IMAGE_CONTEXT = [
+    "*",
+    "!container/Dockerfile",
+    "!container/requirements-*.txt",
+    "!container/kokoro_server",
+    "!core/kokoro_core",
+    "**/__pycache__",
+]
 ECR_ACTIONS = [
     "ecr:BatchGetImage",
     "ecr:GetDownloadUrlForLayer",
@@ -38,7 +47,10 @@ class BidiImage(Construct):
             asset = ecr_assets.DockerImageAsset(
                 self,
                 "Asset",
-                directory=str(CONTAINER_DIR),
+                directory=str(REPO_ROOT),
+                file="container/Dockerfile",
+                exclude=IMAGE_CONTEXT,
+                ignore_mode=cdk.IgnoreMode.DOCKER,
                 platform=ecr_assets.Platform.LINUX_AMD64,
                 build_args={"FLAVOR": "gpu" if has_gpu(settings.instance_type) else "cpu"},
             )

@@ -2,7 +2,7 @@
 
 Three sources: SageMaker's invocation metrics (``AWS/SageMaker``), the instance metrics it publishes
 with the execution role (``/aws/sagemaker/Endpoints``), and the speech server's own EMF metrics
-(``kokoro_server.metrics``), which carry the endpoint name as their only dimension.
+(``kokoro_core.metrics``), which carry the endpoint name as their only dimension.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cw
 
-from kokoro_server import metrics as server_metrics
+from kokoro_core import metrics as server_metrics
 
 from .. import instance_types
 

@@ -2,7 +2,7 @@
 
 The functions run the handlers in ``stacks/handlers`` and read the model-cache layout from the
 server's own module, so the bundle is assembled from both places at synth time, with no
-Docker: ``handlers/`` plus the ``kokoro_server.model_cache*`` modules.
+Docker: ``handlers/`` plus the ``kokoro_core.model_cache*`` modules.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from aws_cdk import aws_lambda as lambda_
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = REPO_ROOT / "stacks" / "handlers"
-SERVER_PACKAGE = REPO_ROOT / "container" / "kokoro_server"
-SHARED_MODULES = ("__init__.py", "model_cache.py", "model_cache_s3.py")
+CORE_PACKAGE = REPO_ROOT / "core" / "kokoro_core"
 RUNTIME = lambda_.Runtime.PYTHON_3_14
 
 
@@ -26,10 +25,9 @@ RUNTIME = lambda_.Runtime.PYTHON_3_14
 class _CopyHandlers:
     def try_bundle(self, output_dir: str, *args: Any, **kwargs: Any) -> bool:
         output = Path(output_dir)
-        shutil.copytree(HANDLERS, output / "handlers", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        (output / "kokoro_server").mkdir()
-        for name in SHARED_MODULES:
-            shutil.copy2(SERVER_PACKAGE / name, output / "kokoro_server" / name)
+        compiled = shutil.ignore_patterns("__pycache__", "*.pyc")
+        shutil.copytree(HANDLERS, output / "handlers", ignore=compiled)
+        shutil.copytree(CORE_PACKAGE, output / "kokoro_core", ignore=compiled)
         return True
 
 

@@ -26,8 +26,8 @@ from typing import Any
 import boto3
 from botocore.exceptions import ClientError
 
-from kokoro_server.model_cache import MANIFEST_NAME, FileEntry, Manifest, ModelCacheError
-from kokoro_server.model_cache_s3 import S3ModelCache
+from kokoro_core.model_cache import MANIFEST_NAME, FileEntry, Manifest, ModelCacheError
+from kokoro_core.model_cache_s3 import S3ModelCache
 
 from .hub import HubClient, HubError, read_parts
 

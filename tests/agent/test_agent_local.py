@@ -15,7 +15,7 @@ from kokoro_agent.background import BackgroundAgent
 from kokoro_agent.invoke import SESSION_HEADER, TurnResult, invoke, run_turn
 from kokoro_agent.local import local_settings
 from kokoro_agent.scripted_model import ScriptedModel
-from kokoro_server.segmenter import split_sentences
+from kokoro_core.segmenter import split_sentences
 from kokoro_stream.websocket_transport import WebSocketTransport
 from tests.local_server import RunningServer, wait_until_idle
 from tests.pacing import synthesis_seconds, tokens_per_second_to_outlast

@@ -37,6 +37,10 @@ def test_settings_need_one_text_source_and_one_speech_server() -> None:
         agent_settings_from_env(
             {"KOKORO_AGENT_SCRIPT": "Hi.", "KOKORO_AGENT_TTS_URL": "ws://h/x", "KOKORO_AGENT_TOKENS_PER_SECOND": "fast"}
         )
+    with pytest.raises(AgentSettingsError, match="sample_rate 44100 is not supported; choose one of: 8000, 16000"):
+        agent_settings_from_env(
+            {"KOKORO_AGENT_SCRIPT": "Hi.", "KOKORO_AGENT_TTS_URL": "ws://h/x", "KOKORO_AGENT_SAMPLE_RATE": "44100"}
+        )
     deployed = agent_settings_from_env(
         {
             "KOKORO_AGENT_MODEL_ID": "amazon.nova-lite-v1:0",

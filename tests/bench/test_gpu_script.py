@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 
 import onnx
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.model  # the script loads the embedded model itself
 def test_the_dry_run_builds_the_float_model_times_the_engine_and_sweeps_a_server(tmp_path: Path) -> None:
     out = tmp_path / "gpu"
     subprocess.run(

@@ -6,8 +6,8 @@ import json
 
 from typer.testing import CliRunner
 
-from kokoro_stream.bench.timeline import Timeline, percentile
 from kokoro_stream.cli import app
+from kokoro_tools.bench.timeline import Timeline, percentile
 
 
 def test_a_stall_is_silence_between_chunks_after_playback_began():

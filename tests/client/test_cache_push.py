@@ -10,9 +10,9 @@ import pytest
 from moto import mock_aws
 from typer.testing import CliRunner
 
-from kokoro_server.model_cache import MANIFEST_NAME, Manifest, cache_prefix
-from kokoro_stream.cache_push import push
+from kokoro_core.model_cache import MANIFEST_NAME, Manifest, cache_prefix
 from kokoro_stream.cli import app
+from kokoro_tools.cache_push import push
 from tests.model_dirs import make_model_dir
 from tests.s3_writes import keys_written_in_order
 

@@ -7,8 +7,8 @@ import wave
 from typer.testing import CliRunner
 
 from kokoro_stream.cli import app
-from kokoro_stream.demo import run_demo
 from kokoro_stream.say import llm_tokens
+from kokoro_tools.demo import run_demo
 from tests.pacing import synthesis_seconds, tokens_per_second_to_outlast
 from tests.server.speech import plausible_duration
 

@@ -13,9 +13,9 @@ import random
 import pytest
 
 from kokoro_stream import Speaker, WebSocketTransport
-from kokoro_stream.local_runtime import LocalRuntimeClient
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport, stream_events
 from kokoro_stream.transport import Audio, ServerError, TransportClosed
+from kokoro_tools.local_runtime import LocalRuntimeClient
 from tests.server.speech import run
 
 TEXT = "Your balance is twelve dollars. The payment clears tomorrow. Anything else?"
@@ -69,12 +69,12 @@ def test_speech_over_post_matches_the_websocket_session(server, idle_after):
 def test_a_server_error_on_post_surfaces_as_a_typed_error(server, idle_after):
     async def speak():
         transport = SageMakerPostTransport("kokoro-tts", LocalRuntimeClient(server.url, cut=random.Random(5)))
-        async with Speaker(transport, speed=5.0) as speaker:
-            return [chunk async for chunk in speaker.speak("Too fast to say.")]
+        async with Speaker(transport, voice="xx_nobody") as speaker:
+            return [chunk async for chunk in speaker.speak("Nobody says this.")]
 
     with pytest.raises(ServerError) as caught:
         run(speak())
-    assert caught.value.code == "invalid_speed" and "0.5" in caught.value.message
+    assert caught.value.code == "unknown_voice" and "af_heart" in caught.value.message
 
 
 def test_boto3_stream_failures_are_transport_errors():

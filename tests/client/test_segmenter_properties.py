@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kokoro_server.segmenter import sentences_from_stream, split_sentences
+from kokoro_core.segmenter import sentences_from_stream, split_sentences
 
 WORDS = st.sampled_from(
     [

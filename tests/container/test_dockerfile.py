@@ -7,19 +7,22 @@ import re
 import subprocess
 import sys
 import tomllib
+from fnmatch import fnmatch
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTEXT = ROOT / "container"
+CONTEXT = ROOT  # the build context: container/Dockerfile copies the server and the shared core
+SERVER = ROOT / "container"
 BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming=true"
 FLAVORS = ("cpu", "gpu")
 # The distribution that provides the onnxruntime module in each flavor.
 ONNXRUNTIME = {"cpu": "onnxruntime", "gpu": "onnxruntime-gpu"}
+COPIED = ("kokoro_server", "kokoro_core")  # the image copies these packages' source
 
 
 def instructions() -> list[tuple[str, str]]:
-    text = re.sub(r"\\\n", " ", (CONTEXT / "Dockerfile").read_text())
+    text = re.sub(r"\\\n", " ", (SERVER / "Dockerfile").read_text())
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
 
@@ -41,24 +44,42 @@ def test_image_carries_the_bidirectional_label_port_and_serve_entrypoint():
     assert instruction("FROM")[0].startswith("python:3.12")
 
 
+def in_build_context(path: str) -> bool:
+    """Whether .dockerignore lets ``path`` into the context: the last pattern matching it or a parent
+    decides, and a ``!`` pattern lets it in."""
+    patterns = [line.strip() for line in (CONTEXT / ".dockerignore").read_text().splitlines()]
+    parts = Path(path).parts
+    included = True
+    for pattern in (p for p in patterns if p and not p.startswith("#")):
+        negated = pattern.startswith("!")
+        glob = pattern.lstrip("!")
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        if any(fnmatch(prefix, glob) for prefix in prefixes):
+            included = negated
+    return included
+
+
 def test_every_copied_path_is_in_the_build_context_and_not_ignored():
-    ignored = (CONTEXT / ".dockerignore").read_text().split()
     assert instruction("ARG") == ["FLAVOR=gpu"]
+    copied = []
     for argument in instruction("COPY"):
         for flavor in FLAVORS:
-            source = argument.split()[0].replace("${FLAVOR}", flavor)
+            source = argument.split()[0].replace("${FLAVOR}", flavor).rstrip("/")
             assert (CONTEXT / source).exists(), source
-            assert source.rstrip("/") not in ignored and not source.endswith(".in")
+            assert in_build_context(source) and not source.endswith(".in"), source
+            copied.append(source)
+    assert "core/kokoro_core" in copied and "container/kokoro_server" in copied
+    assert not in_build_context(".venv") and not in_build_context("container/requirements-cpu.in")
 
 
 def test_dependencies_install_by_hash_before_the_code_is_copied():
     kinds = [keyword for keyword, _ in instructions()]
     install = next(i for i, (k, a) in enumerate(instructions()) if k == "RUN" and "requirements.txt" in a)
-    code = next(i for i, (k, a) in enumerate(instructions()) if k == "COPY" and "kokoro_server" in a)
+    code = next(i for i, (k, a) in enumerate(instructions()) if k == "COPY" and "kokoro_core" in a)
     assert install < code and "RUN" not in kinds[code:]
     assert "--require-hashes" in instructions()[install][1]
     for flavor in FLAVORS:
-        compiled = CONTEXT / f"requirements-{flavor}.txt"
+        compiled = SERVER / f"requirements-{flavor}.txt"
         assert compiled.read_text().count("--hash=sha256:") >= len(requirement_pins(compiled))
 
 
@@ -67,14 +88,14 @@ def test_image_pins_match_the_versions_the_tests_run():
     lock = tomllib.loads((ROOT / "uv.lock").read_text())
     locked = {package["name"]: package["version"] for package in lock["package"]}
     for flavor in FLAVORS:
-        declared = requirement_pins(CONTEXT / f"requirements-{flavor}.in")
+        declared = requirement_pins(SERVER / f"requirements-{flavor}.in")
         for name, version in declared.items():
             if name != "onnxruntime-gpu":
                 assert locked[name] == version, f"{flavor} {name}: image {version}, uv.lock {locked[name]}"
         # The compiled set installs exactly what the flavor declares.
-        compiled = requirement_pins(CONTEXT / f"requirements-{flavor}.txt")
+        compiled = requirement_pins(SERVER / f"requirements-{flavor}.txt")
         assert {name: compiled[name] for name in declared} == declared
-    assert requirement_pins(CONTEXT / "requirements-gpu.in")["onnxruntime-gpu"].startswith("1.26.")
+    assert requirement_pins(SERVER / "requirements-gpu.in")["onnxruntime-gpu"].startswith("1.26.")
 
 
 def test_every_module_the_server_imports_is_installed_by_the_image():
@@ -82,17 +103,18 @@ def test_every_module_the_server_imports_is_installed_by_the_image():
     probe = (
         "import sys, pkgutil, importlib, kokoro_server\n"
         "for m in pkgutil.iter_modules(kokoro_server.__path__):\n"
-        "    if m.name not in ('embedded_model', '__main__'):\n"  # the embedded model is for local runs only
+        # The embedded model and the kokoro-stream commands are for local runs only.
+        "    if m.name not in ('embedded_model', 'commands', '__main__'):\n"
         "        importlib.import_module('kokoro_server.' + m.name)\n"
         "print('\\n'.join(sorted({n.split('.')[0] for n in sys.modules})))"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, cwd=ROOT)
     owners = packages_distributions()
     for flavor in FLAVORS:
-        image = requirement_pins(CONTEXT / f"requirements-{flavor}.txt")
+        image = requirement_pins(SERVER / f"requirements-{flavor}.txt")
         missing = []
         for module in loaded.stdout.split():
-            if module in sys.stdlib_module_names or module.startswith("_") or module == "kokoro_server":
+            if module in sys.stdlib_module_names or module.startswith("_") or module in COPIED:
                 continue
             for distribution in owners.get(module, []):
                 name = distribution.lower().replace("_", "-")

@@ -24,9 +24,9 @@ import pytest
 from tests.server.server_process import free_port, log_events, ping_statuses
 from tests.server.speech import connect, plausible_duration, receive, run, until
 
-pytestmark = pytest.mark.container
+pytestmark = [pytest.mark.container, pytest.mark.model]  # the image serves the real model
 
-CONTEXT = Path(__file__).resolve().parents[2] / "container"
+ROOT = Path(__file__).resolve().parents[2]  # the build context; the Dockerfile is container/Dockerfile
 CPU_IMAGE_LIMIT_BYTES = 1_000_000_000
 BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
 HEALTH_CHECK_SECONDS = 600  # the endpoint's default container_startup_health_check_timeout (cdk.json)
@@ -42,7 +42,8 @@ def image(request: pytest.FixtureRequest) -> str:
     if shutil.which("docker") is None or docker("info", check=False).returncode != 0:
         pytest.skip("no Docker engine is running here (`docker info` fails); these tests build and run the image")
     tag = f"kokoro-server:test-{request.param}"
-    build = ["docker", "build", "--network", "host", "--build-arg", f"FLAVOR={request.param}", "-t", tag, str(CONTEXT)]
+    build = ["docker", "build", "--network", "host", "--build-arg", f"FLAVOR={request.param}", "-t", tag]
+    build += ["-f", str(ROOT / "container" / "Dockerfile"), str(ROOT)]
     subprocess.run(build, check=True)
     return tag
 

@@ -13,7 +13,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from kokoro_server.model_cache import MANIFEST_NAME, Manifest
+from kokoro_core.model_cache import MANIFEST_NAME, Manifest
 from stacks.handlers.hub import HubClient, HubError, retry_after_seconds
 from stacks.handlers.model_cache_populator import CacheRequest, PopulateError, Populator, on_event
 from tests.s3_writes import keys_written_in_order

@@ -8,7 +8,8 @@ import wave
 import numpy as np
 import pytest
 
-from kokoro_server.audio import AudioFormat, StreamEncoder, mulaw_encode, wav_header
+from kokoro_core.audio_format import AudioFormat, wav_header
+from kokoro_server.audio import StreamEncoder, mulaw_encode
 
 
 def test_mulaw_matches_the_g711_reference_for_every_16_bit_sample():

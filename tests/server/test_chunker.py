@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from kokoro_onnx.config import DEFAULT_VOCAB
 
-from kokoro_server.chunker import (
-    ENGLISH,
-    GROWTH,
-    MIN_FIRST_CHUNK_CHARS,
-    WORD_CUT_OVER,
-    Reading,
-    chunk_text,
-    split_long,
-)
-from kokoro_server.lexicon import parse_lexicon
-from kokoro_server.text import said_text
+from kokoro_core import chunker
+from kokoro_core.chunker import GROWTH, MIN_FIRST_CHUNK_CHARS, WORD_CUT_OVER
+from kokoro_core.lexicon import parse_lexicon
+from kokoro_server.text import ENGLISH, VoiceReading, said_text
+
+# The server plans chunks by what an English voice says; these tests plan them the same way.
+chunk_text = partial(chunker.chunk_text, reading=ENGLISH)
+split_long = partial(chunker.split_long, reading=ENGLISH)
 
 
 def words(text: str) -> list[str]:
@@ -123,7 +121,7 @@ def test_a_first_sentence_far_over_the_first_chunk_is_cut_between_words_even_alo
 def test_sizes_count_what_is_said_not_what_is_written():
     amounts = "You paid $1,284.50, $9,730.12 and $2,500 this month."  # 52 written, about 120 said
     assert ENGLISH.size(amounts) > 2 * len(amounts)
-    assert Reading(normalized=False).size(amounts) == len(amounts)
+    assert VoiceReading(normalized=False).size(amounts) == len(amounts)
     assert chunk_text(amounts, first_chunk_chars=60)[0] == "You paid $1,284.50,"
 
 
@@ -147,7 +145,7 @@ def test_after_a_short_first_chunk_the_chunks_grow_from_it():
 
 def test_a_lexicon_phrase_is_never_parted_and_its_said_length_counts() -> None:
     lexicon = parse_lexicon({"Hugging Face": "/hˈʌɡɪŋ fˈAs/", "ACME": "a company of many employees"}, DEFAULT_VOCAB)
-    reading = Reading(lexicon=lexicon)
+    reading = VoiceReading(lexicon=lexicon)
     assert reading.size("ACME") == len("a company of many employees")
     text = "Your model from Hugging Face is ready to deploy on the endpoint today."
     for first_chunk_chars in range(12, 60):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from kokoro_core.model_cache import verify_directory
 from kokoro_server import device
 from kokoro_server.device import GPU_WORKERS, load_engine, plan_for
-from kokoro_server.model_cache import verify_directory
 from kokoro_server.settings import ServerSettings
 
 

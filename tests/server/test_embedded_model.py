@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from kokoro_core.model_cache import verify_directory
 from kokoro_server import embedded_model
-from kokoro_server.model_cache import verify_directory
 
 
 def test_embedded_model_is_a_verified_model_cache(embedded_model_dir: Path):

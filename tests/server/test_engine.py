@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from kokoro_onnx.config import MAX_PHONEME_LENGTH
 
-from kokoro_server.chunker import chunk_text
-from kokoro_server.engine import SAMPLE_RATE, Interrupted, Interruption, NothingToSpeak
+from kokoro_core.chunker import chunk_text
+from kokoro_server.engine import SAMPLE_RATE
+from kokoro_server.speech_engine import Interrupted, Interruption, NothingToSpeak
 from tests.server.speech import plausible_duration
 
 # About a full-size chunk (the chunker allows 320 characters): seconds of inference on a CPU.

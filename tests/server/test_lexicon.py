@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 from kokoro_onnx.config import DEFAULT_VOCAB
 
-from kokoro_server.lexicon import MAX_ENTRIES, Lexicon, LexiconError, load_lexicon, parse_lexicon
+from kokoro_core.lexicon import MAX_ENTRIES, Lexicon, LexiconError, load_lexicon, parse_lexicon
 from kokoro_server.text import said_phonemes, said_shown
 from tests.local_server import start_server
 from tests.server.speech import connect, receive, run, speak_and_collect

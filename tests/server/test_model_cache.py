@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kokoro_server.model_cache import (
+from kokoro_core.model_cache import (
     MANIFEST_NAME,
     FileEntry,
     Manifest,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kokoro_server.chunker import MIN_FIRST_CHUNK_CHARS
+from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
 from kokoro_server.pace import CHARS_PER_SECOND, PLANNED_RTF, SAFETY, first_chunk
 
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from kokoro_server.segmenter import SentenceSegmenter, sentences_from_stream, split_sentences
-from kokoro_stream.corpus import load_replies
+from kokoro_core.segmenter import SentenceSegmenter, sentences_from_stream, split_sentences
+from kokoro_tools.corpus import load_replies
 
 
 def corpus() -> dict[str, str]:

@@ -8,7 +8,7 @@ import signal
 
 import aiohttp
 
-from kokoro_server import metrics
+from kokoro_core import metrics
 from kokoro_server.telemetry import emf
 from tests.server.server_process import free_port, ping_statuses, start
 from tests.server.speech import connect, run, until

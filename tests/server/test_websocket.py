@@ -9,7 +9,7 @@ import aiohttp
 import numpy as np
 import websockets
 
-from kokoro_server.chunker import MIN_FIRST_CHUNK_CHARS
+from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
 from tests.server.speech import audio_of, connect, plausible_duration, receive, run, speak_and_collect, until
 
 

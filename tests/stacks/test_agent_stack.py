@@ -169,8 +169,8 @@ def test_runtime_runs_the_arm64_image_with_the_model_and_endpoint_it_needs(with_
     tag = props["AgentRuntimeArtifact"]["ContainerConfiguration"]["ContainerUri"]["Fn::Sub"].rsplit(":", 1)[1]
     assert tag in manifest["dockerImages"]
     staged = with_agent.outdir / image["source"]["directory"]
-    assert sorted(p.name for p in staged.iterdir()) == ["agent", "client", "container"]
-    assert sorted(p.name for p in (staged / "container").iterdir()) == ["kokoro_server"]
+    assert sorted(p.name for p in staged.iterdir() if p.name != ".dockerignore") == ["agent", "client", "core"]
+    assert sorted(p.name for p in (staged / "core").iterdir()) == ["kokoro_core"]
     assert (staged / "agent" / "kokoro_agent" / "app.py").is_file()
     _, endpoint = with_agent.one(STACK, "AWS::BedrockAgentCore::RuntimeEndpoint")
     assert endpoint["Properties"]["AgentRuntimeId"] == {"Fn::GetAtt": ["Runtime", "AgentRuntimeId"]}

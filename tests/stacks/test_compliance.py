@@ -77,5 +77,7 @@ def test_cdk_cli_synth_works_without_credentials_or_docker_engine(tmp_path: Path
         "KokoroModelCache.template.json",
         "KokoroEndpoint.template.json",
     }
-    staged = next(tmp_path.glob("asset.*/Dockerfile"))
+    staged = next(tmp_path.glob("asset.*/container/Dockerfile"))  # staged from the repository root
+    assert (staged.parent.parent / "core" / "kokoro_core" / "protocol.py").is_file()
+    assert not (staged.parent.parent / ".venv").exists()
     assert "LABEL com.amazonaws.sagemaker.capabilities.bidirectional-streaming=true" in staged.read_text()

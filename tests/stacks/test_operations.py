@@ -10,7 +10,7 @@ import pytest
 from cfnlint.api import lint_file
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from kokoro_server import metrics as server_metrics
+from kokoro_core import metrics as server_metrics
 
 from .conftest import Assembly, synthesize
 from .test_templates import masked

@@ -71,7 +71,8 @@ class S3ModelCache:
     def _unless_missing(self, call: Any, **params: Any) -> dict[str, Any] | None:
         """The response of an object request, or None when the object does not exist."""
         try:
-            return call(**params)
+            response: dict[str, Any] = call(**params)
+            return response
         except self.s3.exceptions.ClientError as error:
             if error.response.get("Error", {}).get("Code") in _MISSING:
                 return None

@@ -6,12 +6,11 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
+from kokoro_server.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
-
-from .background_server import BackgroundServer
-from .say import Spoken, speak, write_audio
-from .speaker import Speaker
-from .websocket_transport import WebSocketTransport
+from kokoro_stream.say import Spoken, speak, write_audio
+from kokoro_stream.speaker import Speaker
+from kokoro_stream.websocket_transport import WebSocketTransport
 
 DEMO_REPLY = (
     "Hi! I'm the voice of this project, and I'm speaking while the text is still being written. "

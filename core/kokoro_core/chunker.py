@@ -2,8 +2,9 @@
 
 Chunks are measured by what the voice says, not by what was written (``Reading``): "$9,730.12" is
 9 characters on the page and 59 said, and it is the said length that sets how long a chunk takes to
-synthesize and to hear. A text is cut only where its two parts read as they do together, so no cut
-changes a reading ("order 58-1193" stays a code, "3 p.m. Thursday" keeps its sentence end).
+synthesize and to hear (the server's reading normalizes; ``AS_WRITTEN`` counts what is written). A
+text is cut only where its two parts read as they do together, so no cut changes a reading ("order
+58-1193" stays a code, "3 p.m. Thursday" keeps its sentence end).
 
 Chunks end at sentence boundaries, where prosody is whole and a join falls on a pause, with three
 refinements. The first chunk of an utterance is kept short, ending at its first clause boundary,
@@ -21,12 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from functools import lru_cache
+from typing import Protocol
 
-from .lexicon import NO_LEXICON, Lexicon
 from .segmenter import split_sentences
-from .text import said_shown
 
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
@@ -42,34 +40,30 @@ _CLAUSE = re.compile(r"(?<=[,;:—–])\s+")
 _WORD = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
-class Reading:
-    """How a voice reads text: the language of its voice, whether text is normalized, its lexicon."""
-
-    language: str = "en-us"
-    normalized: bool = True
-    lexicon: Lexicon = NO_LEXICON
-
-    def said(self, text: str) -> str:
-        """``text`` as said, a lexicon's phonemes between slashes."""
-        return _said(text, self)
+class Reading(Protocol):
+    """How a voice reads text: the server's reading normalizes and applies the voice's lexicon
+    (``kokoro_server.text.VoiceReading``)."""
 
     def size(self, text: str) -> int:
         """The length of ``text`` as said ("$5" is "five dollars": 12)."""
-        return len(self.said(text))
+        ...
 
     def cuts_cleanly(self, before: str, after: str) -> bool:
-        """Whether ``before`` and ``after``, said apart, say the same words as said together (a
-        lexicon's phrase is never parted)."""
-        return f"{self.said(before)} {self.said(after)}".split() == self.said(f"{before} {after}").split()
+        """Whether ``before`` and ``after``, said apart, say the same words as said together."""
+        ...
 
 
-@lru_cache(maxsize=4096)
-def _said(text: str, reading: Reading) -> str:
-    return said_shown(text, reading.language, reading.normalized, reading.lexicon)
+class AsWritten:
+    """Text said as written: every character counts, and any word boundary cuts cleanly."""
+
+    def size(self, text: str) -> int:
+        return len(text)
+
+    def cuts_cleanly(self, before: str, after: str) -> bool:
+        return True
 
 
-ENGLISH = Reading()
+AS_WRITTEN = AsWritten()
 
 
 def _pieces(text: str, boundary: re.Pattern[str]) -> list[str]:
@@ -95,7 +89,7 @@ def _balanced(pieces: list[str], limit: int, reading: Reading) -> list[str]:
     return chunks
 
 
-def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS, reading: Reading = ENGLISH) -> list[str]:
+def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS, reading: Reading = AS_WRITTEN) -> list[str]:
     """Split one sentence into chunks of at most ``limit`` said characters where possible."""
     if reading.size(sentence) <= limit:
         return [sentence]
@@ -154,7 +148,7 @@ def plan_chunks(
     first_chunk_chars: int = FIRST_CHUNK_CHARS,
     max_chunk_chars: int = MAX_CHUNK_CHARS,
     first_must_fit: bool = False,
-    reading: Reading = ENGLISH,
+    reading: Reading = AS_WRITTEN,
 ) -> Iterator[str]:
     """Chunks for an utterance's sentences, in order; blank sentences are skipped. Sizes count said characters.
 
@@ -197,7 +191,7 @@ def chunk_text(
     first_chunk_chars: int = FIRST_CHUNK_CHARS,
     max_chunk_chars: int = MAX_CHUNK_CHARS,
     first_must_fit: bool = False,
-    reading: Reading = ENGLISH,
+    reading: Reading = AS_WRITTEN,
 ) -> list[str]:
     """Chunks for a whole input text."""
     return list(plan_chunks(split_sentences(text), first_chunk_chars, max_chunk_chars, first_must_fit, reading))

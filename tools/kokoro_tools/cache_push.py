@@ -10,8 +10,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from kokoro_server.model_cache import cache_prefix, verify_directory
-from kokoro_server.model_cache_s3 import S3ModelCache
+from kokoro_core.model_cache import cache_prefix, verify_directory
+from kokoro_core.model_cache_s3 import S3ModelCache
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from kokoro_core.model_cache import verify_directory
+from kokoro_server.background import BackgroundServer
 from kokoro_server.device import load_engine
 from kokoro_server.engine import Engine
-from kokoro_server.model_cache import verify_directory
 from kokoro_server.settings import settings_from_env
 
-from ..background_server import BackgroundServer
 from ..local_runtime import LocalRuntimeClient
 from .strategies import Target
 
@@ -37,7 +37,7 @@ def open_target(
     if endpoint is not None:
         import boto3
 
-        from ..sagemaker_bidi_transport import SageMakerBidiTransport
+        from kokoro_stream.sagemaker_bidi_transport import SageMakerBidiTransport
 
         runtime = boto3.client("sagemaker-runtime", region_name=region)
         region = runtime.meta.region_name
@@ -56,7 +56,7 @@ def open_target(
         with urllib.request.urlopen(f"{url}/ping", timeout=10) as response:
             device = json.load(response).get("device", "?")
 
-        from ..websocket_transport import WebSocketTransport
+        from kokoro_stream.websocket_transport import WebSocketTransport
 
         target = Target(lambda: WebSocketTransport(ws_url), LocalRuntimeClient(url), LOCAL_ENDPOINT, engine, voice)
         yield target, {"target": where, "server_device": device}

@@ -18,14 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kokoro_server.chunker import Reading, chunk_text
-from kokoro_server.engine import Engine, language_of
+from kokoro_core.chunker import chunk_text
+from kokoro_server.engine import Engine
+from kokoro_server.text import VoiceReading, language_of
+from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport
+from kokoro_stream.say import llm_tokens, simulated_llm
+from kokoro_stream.speaker import Speaker
+from kokoro_stream.speech_text import SpeechText
+from kokoro_stream.transport import Transport
 
-from ..sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport
-from ..say import llm_tokens, simulated_llm
-from ..speaker import Speaker
-from ..speech_text import SpeechText
-from ..transport import Transport
 from .timeline import Timeline
 
 STRATEGIES = ("wait_full", "sentence_post", "bidi", "engine")
@@ -117,7 +118,7 @@ async def engine(target: Target, text: str, tokens_per_second: float) -> Timelin
 
     producer = asyncio.create_task(produce())
     while (sentence := await sentences.get()) is not None:
-        for chunk in chunk_text(sentence, reading=Reading(language_of(target.voice))):
+        for chunk in chunk_text(sentence, reading=VoiceReading(language_of(target.voice))):
             audio = await asyncio.to_thread(target.engine.synthesize, chunk, target.voice)
             timeline.add(time.perf_counter() - started, 2 * len(audio))
     await producer
@@ -126,7 +127,7 @@ async def engine(target: Target, text: str, tokens_per_second: float) -> Timelin
 
 def first_chunk_seconds(target: Target, sentence: str) -> float:
     """The bare engine's time for the first chunk the server would synthesize for ``sentence``."""
-    chunk = chunk_text(sentence, reading=Reading(language_of(target.voice)))[0]
+    chunk = chunk_text(sentence, reading=VoiceReading(language_of(target.voice)))[0]
     begun = time.perf_counter()
     target.engine.synthesize(chunk, target.voice)
     return time.perf_counter() - begun

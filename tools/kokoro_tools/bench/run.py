@@ -12,8 +12,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from kokoro_server.chunker import Reading, chunk_text
-from kokoro_server.engine import language_of
+from kokoro_core.chunker import chunk_text
+from kokoro_server.text import VoiceReading, language_of
 
 from .strategies import RUNNERS, STRATEGIES, Target, first_chunk_seconds, first_sentence, server_first_audio
 from .sweep import concurrency_level
@@ -36,7 +36,7 @@ class BenchPlan:
 def engine_rtf(target: Target, texts: list[str]) -> float:
     synth = audio = 0.0
     for text in texts:
-        for chunk in chunk_text(text, reading=Reading(language_of(target.voice))):
+        for chunk in chunk_text(text, reading=VoiceReading(language_of(target.voice))):
             begun = time.perf_counter()
             samples = target.engine.synthesize(chunk, target.voice)
             synth += time.perf_counter() - begun

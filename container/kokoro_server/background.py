@@ -8,12 +8,13 @@ from typing import Any
 
 from kokoro_server.server import Server
 from kokoro_server.settings import ServerSettings
+from kokoro_server.speech_engine import SpeechEngine
 
 
 class BackgroundServer:
-    def __init__(self, settings: ServerSettings) -> None:
+    def __init__(self, settings: ServerSettings, engine: SpeechEngine | None = None) -> None:
         self.loop = asyncio.new_event_loop()
-        self.server = Server(settings)
+        self.server = Server(settings, engine)
         self._thread = threading.Thread(target=self.loop.run_forever, name="kokoro-server", daemon=True)
 
     def start(self, timeout: float = 300) -> BackgroundServer:

@@ -1,0 +1,131 @@
+"""What the server needs of an engine: the contract the Kokoro engine (``engine.Engine``) and the
+deterministic fake (``fake_engine.FakeEngine``) both keep, and how an inference call is interrupted.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Literal, Protocol
+
+import numpy as np
+import onnxruntime as ort
+
+from kokoro_core.lexicon import NO_LEXICON, Lexicon
+
+RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
+
+
+class NothingToSpeak(ValueError):
+    """The text holds nothing the voice can say (only symbols, emoji or unsupported script)."""
+
+
+class Interrupted(RuntimeError):
+    """An inference call was stopped before it finished (its utterance was canceled, or the engine stopped)."""
+
+
+class Interruption:
+    """Stops the inference calls made under it, at once or at their next graph node.
+
+    ONNX Runtime checks a run's ``terminate`` flag between graph nodes, so a call in flight ends within
+    milliseconds; a call that starts after ``interrupt`` fails before it runs.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._runs: set[ort.RunOptions] = set()
+        self._interrupted = False
+
+    @property
+    def in_flight(self) -> int:
+        """Inference calls running under this interruption now."""
+        with self._lock:
+            return len(self._runs)
+
+    def interrupt(self) -> int:
+        """Stop every call in flight and every later one; return how many were in flight."""
+        with self._lock:
+            self._interrupted = True
+            for run in self._runs:
+                run.terminate = True
+            return len(self._runs)
+
+    @contextmanager
+    def watching(self, run: ort.RunOptions) -> Iterator[None]:
+        with self._lock:
+            if self._interrupted:
+                raise Interrupted("interrupted before the inference call started")
+            self._runs.add(run)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._runs.discard(run)
+
+
+@contextmanager
+def interruptible(*watches: Interruption | None) -> Iterator[ort.RunOptions]:
+    """Run options that any of ``watches`` can terminate; a terminated call raises ``Interrupted``."""
+    run = ort.RunOptions()
+    with ExitStack() as stack:
+        for watch in watches:
+            if watch is not None:
+                stack.enter_context(watch.watching(run))
+        try:
+            yield run
+        except Exception:
+            if not run.terminate:
+                raise
+        if run.terminate:
+            raise Interrupted("interrupted during the inference call")
+
+
+class SpeechEngine(Protocol):
+    """Text in, float32 mono audio at ``sample_rate`` out, one chunk per call, from worker threads."""
+
+    providers: tuple[str, ...]
+    interrupted_calls: int  # calls an interruption stopped (or refused) since start
+
+    @property
+    def model_dir(self) -> Path | None:
+        """Where the model was loaded from (a server-wide lexicon.json may sit there)."""
+        ...
+
+    @property
+    def sample_rate(self) -> int: ...
+
+    @property
+    def default_voice(self) -> str: ...
+
+    @property
+    def voices(self) -> tuple[str, ...]: ...
+
+    @property
+    def phoneme_symbols(self) -> frozenset[str]:
+        """The phoneme symbols the model reads (a lexicon's phonemes must use only these)."""
+        ...
+
+    @property
+    def device(self) -> RunsOn: ...
+
+    def synthesize(
+        self,
+        text: str,
+        voice: str,
+        speed: float = 1.0,
+        interruption: Interruption | None = None,
+        normalized: bool = True,
+        lexicon: Lexicon = NO_LEXICON,
+    ) -> np.ndarray:
+        """Audio for one chunk of text; raises ``NothingToSpeak`` or ``Interrupted``."""
+        ...
+
+    def stop(self) -> int:
+        """Stop every call in flight and refuse new ones; return how many were in flight."""
+        ...
+
+    def warm_up(self) -> float:
+        """Make the first request pay no first-call costs; return seconds spent."""
+        ...

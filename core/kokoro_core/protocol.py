@@ -1,0 +1,397 @@
+"""The speech protocol, typed: every message both ways, its validation, and the error codes.
+
+docs/protocol.md documents it (fields, order guarantees, errors, limits, one full example exchange).
+Client messages are checked here for what needs no server state (types, ranges, known fields); the
+server checks the rest (a voice it has, a lexicon's phonemes, its text limit) in ``options`` and the
+session. Every refusal is a ``ProtocolError`` with a stable ``code`` to branch on and a message that
+says what was wrong and what is allowed.
+
+Server messages ignore fields they do not know, so a client keeps working when the server adds one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
+
+from .audio_format import FORMATS, SAMPLE_RATES
+
+MAX_ID_CHARS = 128
+SPEED_RANGE = (0.5, 2.0)  # what Kokoro says naturally; beyond it, speech slurs or drags
+
+ErrorCode = Literal[
+    # a message or body that cannot be read
+    "invalid_json",
+    "invalid_utf8",
+    "message_too_large",
+    "request_entity_too_large",
+    # a message of the wrong shape
+    "unknown_type",
+    "invalid_message",
+    "invalid_request",
+    "invalid_id",
+    # what to say, and how
+    "invalid_text",
+    "text_too_long",
+    "nothing_to_speak",
+    "unknown_voice",
+    "invalid_speed",
+    "unknown_format",
+    "invalid_sample_rate",
+    "invalid_normalize",
+    "invalid_lexicon",
+    "invalid_first_chunk_chars",
+    # the session's state
+    "duplicate_id",
+    "unknown_id",
+    "closing",
+    # the server's state
+    "busy",
+    "synthesis_failed",
+    "not_ready",
+    "shutting_down",
+    "not_found",
+    "method_not_allowed",
+]
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+    def reply(self, utterance_id: str | None = None) -> Error:
+        return Error(id=utterance_id, code=self.code, message=self.message)
+
+
+def _refuse(code: ErrorCode, message: str) -> PydanticCustomError:
+    return PydanticCustomError(code, message)  # no context: braces in a value stay as they are
+
+
+# -- client to server ---------------------------------------------------------------------------
+
+
+class _ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def wire(self) -> dict[str, Any]:
+        """The message as sent: only the fields that were given."""
+        return self.model_dump(mode="json", exclude_unset=True) | {"type": self.type_name()}
+
+    @classmethod
+    def type_name(cls) -> str:
+        return str(cls.model_fields["type"].default)
+
+
+class SpeechOptionFields(_ClientMessage):
+    """The speech options a ``configure``, a ``speak`` or a POST body may give; absent ones keep their
+    value. Which voices exist and which phonemes a lexicon may use only the server knows
+    (``options.resolve_options``)."""
+
+    voice: str | None = None
+    speed: float | None = None
+    format: Literal["pcm16", "wav", "mulaw"] | None = None
+    sample_rate: int | None = None
+    normalize: bool | None = None
+    lexicon: dict[str, str] | None = None
+
+    @field_validator("voice", mode="before")
+    @classmethod
+    def _voice(cls, value: Any) -> Any:
+        if not isinstance(value, str) or not value:
+            raise _refuse("unknown_voice", f"voice {value!r} unknown; give a voice name from `ready`")
+        return value
+
+    @field_validator("speed", mode="before")
+    @classmethod
+    def _speed(cls, value: Any) -> Any:
+        low, high = SPEED_RANGE
+        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+            raise _refuse("invalid_speed", f"speed {value!r} is invalid; give a number from {low} to {high}")
+        return float(value)
+
+    @field_validator("format", mode="before")
+    @classmethod
+    def _format(cls, value: Any) -> Any:
+        if not isinstance(value, str) or value not in FORMATS:
+            raise _refuse("unknown_format", f"format {value!r} unknown; choose one of: {', '.join(FORMATS)}")
+        return value
+
+    @field_validator("sample_rate", mode="before")
+    @classmethod
+    def _sample_rate(cls, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in SAMPLE_RATES:
+            allowed = ", ".join(map(str, SAMPLE_RATES))
+            raise _refuse("invalid_sample_rate", f"sample_rate {value!r} is not supported; choose one of: {allowed}")
+        return value
+
+    @field_validator("normalize", mode="before")
+    @classmethod
+    def _normalize(cls, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise _refuse("invalid_normalize", f"normalize {value!r} is invalid; give true or false")
+        return value
+
+    @field_validator("lexicon", mode="before")
+    @classmethod
+    def _lexicon(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            name = type(value).__name__
+            raise _refuse("invalid_lexicon", f'lexicon must be an object of "word": "how to say it", not {name}')
+        for word, say in value.items():
+            if not isinstance(say, str):
+                raise _refuse("invalid_lexicon", f"lexicon entry {word!r}: {say!r} is invalid; give a string")
+        return value
+
+
+def _check_id(value: Any) -> Any:
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_ID_CHARS:
+        raise _refuse("invalid_id", f"id must be a string of 1 to {MAX_ID_CHARS} characters, not {value!r}")
+    return value
+
+
+def _check_text(value: Any) -> Any:
+    if not isinstance(value, str):
+        raise _refuse("invalid_text", f"text must be a string, not {type(value).__name__}")
+    if not value.strip():
+        raise _refuse("invalid_text", "text is empty; give at least one word to speak")
+    return value
+
+
+class Configure(SpeechOptionFields):
+    """Set the session's default speech options; answered by ``configured``."""
+
+    type: Literal["configure"] = "configure"
+
+
+class Speak(SpeechOptionFields):
+    """Queue an utterance. ``first_chunk_chars`` resumes one: the value its ``start`` gave."""
+
+    type: Literal["speak"] = "speak"
+    text: str
+    id: str | None = None
+    first_chunk_chars: int | None = None
+
+    _text = field_validator("text", mode="before")(_check_text)
+    _id = field_validator("id", mode="before")(_check_id)
+
+    @field_validator("first_chunk_chars", mode="before")
+    @classmethod
+    def _first_chunk_chars(cls, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise _refuse("invalid_first_chunk_chars", f"first_chunk_chars {value!r} is invalid; give a whole number")
+        return value
+
+
+class Cancel(_ClientMessage):
+    """Stop utterance ``id``, or with no id everything queued and playing (barge-in)."""
+
+    type: Literal["cancel"] = "cancel"
+    id: str | None = None
+
+    _id = field_validator("id", mode="before")(_check_id)
+
+
+class Close(_ClientMessage):
+    """Finish what is queued, then close the session."""
+
+    type: Literal["close"] = "close"
+
+
+class SpeakRequest(SpeechOptionFields):
+    """The JSON body of POST /invocations: one text and its options."""
+
+    text: str
+
+    _text = field_validator("text", mode="before")(_check_text)
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_unset=True)
+
+
+ClientMessage = Configure | Speak | Cancel | Close
+CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
+    model.type_name(): model for model in (Configure, Speak, Cancel, Close)
+}
+
+
+def _first_error(error: ValidationError, fallback: ErrorCode, subject: str) -> ProtocolError:
+    """A pydantic refusal as the protocol's error: our own codes as they are, anything else as ``fallback``."""
+    detail = error.errors(include_url=False)[0]
+    if detail["type"] in ERROR_CODES:
+        return ProtocolError(detail["type"], detail["msg"])
+    if detail["type"] == "missing" and detail["loc"] == ("text",):
+        return ProtocolError("invalid_text", "text is missing; give at least one word to speak")
+    where = ".".join(map(str, detail["loc"])) or subject
+    return ProtocolError(fallback, f"{subject} {where}: {detail['msg']}")
+
+
+def _check_fields(document: dict[str, Any], model: type[_ClientMessage], code: ErrorCode, subject: str) -> None:
+    unknown = sorted(set(document) - set(model.model_fields))
+    if unknown:
+        allowed = ", ".join(sorted(model.model_fields))
+        raise ProtocolError(code, f"{subject} does not take {', '.join(unknown)}; its fields are: {allowed}")
+
+
+def decode_utf8(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ProtocolError(
+            "invalid_utf8", f"the message is not valid UTF-8 (byte {error.start}); send UTF-8 text"
+        ) from None
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ProtocolError("invalid_json", f"the message is not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise ProtocolError("invalid_json", f"the message must be a JSON object, not {type(document).__name__}")
+    return document
+
+
+def parse_client_message(payload: str | bytes, max_bytes: int) -> ClientMessage:
+    """A WebSocket message (text or binary frame) as a checked client message.
+
+    Anything that is not a JSON object is text to speak with the session's defaults.
+    """
+    size = len(payload) if isinstance(payload, bytes) else len(payload.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise ProtocolError("message_too_large", f"the message has {size} bytes; at most {max_bytes} are allowed")
+    text = decode_utf8(payload) if isinstance(payload, bytes) else payload
+    if not text.lstrip().startswith(("{", "[")):
+        return validate_client_message({"type": "speak", "text": text})
+    return validate_client_message(parse_json_object(text))
+
+
+def validate_client_message(document: dict[str, Any]) -> ClientMessage:
+    """A client message from its JSON object, checked."""
+    model = CLIENT_MESSAGES.get(str(document.get("type")))
+    if model is None:
+        kinds = ", ".join(CLIENT_MESSAGES)
+        raise ProtocolError("unknown_type", f"message type {document.get('type')!r} unknown; send one of: {kinds}")
+    _check_fields(document, model, "invalid_message", model.type_name())
+    try:
+        return model.model_validate(document)
+    except ValidationError as error:
+        raise _first_error(error, "invalid_message", model.type_name()) from None
+
+
+def parse_speak_request(fields: dict[str, Any]) -> SpeakRequest:
+    """A POST body's JSON object as a checked request."""
+    _check_fields(fields, SpeakRequest, "invalid_request", "the request")
+    try:
+        return SpeakRequest.model_validate(fields)
+    except ValidationError as error:
+        raise _first_error(error, "invalid_request", "the request") from None
+
+
+# -- server to client ---------------------------------------------------------------------------
+
+
+class _ServerMessage(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    def wire(self) -> dict[str, Any]:
+        """The message as sent: optional fields that are unset are left out."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class Ready(_ServerMessage):
+    """The session's first message: what the server offers. The POST transport, which has no session,
+    gives only what it knows (no ``session``, ``voices`` or ``max_text_chars``)."""
+
+    type: Literal["ready"] = "ready"
+    sample_rate: int
+    formats: list[str] = Field(default_factory=lambda: list(FORMATS))
+    session: str | None = None
+    voices: list[str] = Field(default_factory=list)
+    default_voice: str | None = None
+    sample_rates: list[int] = Field(default_factory=lambda: list(SAMPLE_RATES))
+    max_text_chars: int | None = None
+
+
+class _Described(_ServerMessage):
+    """Speech options as they apply. The POST transport answers for a server it has no session with,
+    so it leaves out what only the server knows (the default voice)."""
+
+    voice: str | None = None
+    speed: float = 1.0
+    format: str = "pcm16"
+    sample_rate: int
+    normalize: bool = True
+    lexicon_entries: int = 0
+
+
+class Configured(_Described):
+    """The answer to ``configure``: the session's defaults now."""
+
+    type: Literal["configured"] = "configured"
+
+
+class Start(_Described):
+    """An utterance begins; ``first_chunk_chars`` when its first chunk was cut to fit earlier audio."""
+
+    type: Literal["start"] = "start"
+    id: str
+    first_chunk_chars: int | None = None
+
+
+class Done(_ServerMessage):
+    """An utterance's audio is all sent."""
+
+    type: Literal["done"] = "done"
+    id: str
+    audio_ms: float = 0.0
+    ttfa_ms: float | None = None
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class Canceled(_ServerMessage):
+    """After a ``cancel``: how much of the utterance's audio had gone out."""
+
+    type: Literal["canceled"] = "canceled"
+    id: str
+    sent_ms: float = 0.0
+
+
+class Error(_ServerMessage):
+    """A message was refused, or an utterance failed; ``id`` names the utterance, when there is one."""
+
+    type: Literal["error"] = "error"
+    id: str | None = None
+    code: str  # a client keeps working when a newer server adds a code
+    message: str
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")  # "id": null when the error is about no utterance
+
+
+ServerMessage = Ready | Configured | Start | Done | Canceled | Error
+SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
+    model.model_fields["type"].default: model for model in (Ready, Configured, Start, Done, Canceled, Error)
+}
+_SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")])
+
+
+class UnexpectedMessage(ValueError):
+    """A server message a client cannot read."""
+
+
+def parse_server_message(document: Any) -> ServerMessage | None:
+    """A server's JSON message, typed; ``None`` for a message type this client does not know."""
+    if isinstance(document, dict) and document.get("type") not in SERVER_MESSAGES:
+        return None
+    try:
+        return _SERVER_MESSAGE.validate_python(document)
+    except ValidationError as error:
+        raise UnexpectedMessage(f"the server sent a message this client cannot read: {document!r} ({error})") from None

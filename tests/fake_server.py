@@ -1,0 +1,27 @@
+"""A real speech server on a loopback port with the deterministic fake engine: the fast tier's server.
+
+Everything but the model is real (routes, sessions, scheduler, encoders, sockets); the test holds
+the engine's gate to decide when synthesis may finish, so order claims never depend on speed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from kokoro_server.fake_engine import FakeEngine
+from kokoro_server.settings import ServerSettings
+from tests.local_server import RunningServer
+
+
+@contextmanager
+def fake_server(gate: threading.Event | None = None, **settings: object) -> Iterator[tuple[RunningServer, FakeEngine]]:
+    engine = FakeEngine(gate=gate)
+    running = RunningServer(ServerSettings(host="127.0.0.1", port=0, **settings), engine=engine).start(timeout=30)  # type: ignore[arg-type]
+    try:
+        yield running, engine
+    finally:
+        if gate is not None:
+            gate.set()  # nothing may stay blocked on the gate past the test
+        running.stop()

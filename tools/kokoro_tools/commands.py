@@ -1,0 +1,125 @@
+"""The tools' commands of ``kokoro-stream``: ``demo``, ``bench`` and ``cache push`` (registered through
+the ``kokoro_stream.commands`` entry point)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kokoro_core.model_cache import ModelCacheError
+
+cache_app = typer.Typer(
+    help="Model cache tools (the S3 layout the endpoint loads its model from).", no_args_is_help=True
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(cache_app, name="cache")
+    app.command("demo")(demo)
+    app.command("bench")(bench)
+
+
+@cache_app.command("push")
+def cache_push(
+    directory: Annotated[
+        Path, typer.Argument(exists=True, file_okay=False, help="Local model directory with manifest.json.")
+    ],
+    bucket: Annotated[str, typer.Option(help="The model cache bucket (stack output BucketName).")],
+    prefix: Annotated[
+        str | None,
+        typer.Option(help="S3 prefix; default: derived from the manifest's source, as the stacks derive it."),
+    ] = None,
+    region: Annotated[str | None, typer.Option(help="AWS region of the bucket.")] = None,
+) -> None:
+    """Verify DIRECTORY against its manifest, upload what is missing, then write the manifest."""
+    import boto3
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from .cache_push import push
+
+    try:
+        result = push(directory, boto3.client("s3", region_name=region), bucket, prefix)
+    except ModelCacheError as error:
+        raise typer.BadParameter(str(error), param_hint="DIRECTORY") from None
+    except (BotoCoreError, ClientError) as error:
+        typer.echo(f"error: S3 upload to s3://{bucket} failed: {error}", err=True)
+        raise typer.Exit(1) from None
+    if result.already_complete:
+        typer.echo(f"{result.url} already holds this model; nothing to upload")
+    else:
+        typer.echo(f"{result.url}: uploaded {len(result.uploaded)} file(s), kept {len(result.kept)}, manifest written")
+    typer.echo(
+        f"deploy with: npx cdk deploy --all -c populate_model_cache=false -c model_prefix={result.url.split('/', 3)[3]}"
+    )
+
+
+def demo(
+    out: Annotated[Path, typer.Option(help="Where to write the streamed reply.")] = Path("demo.wav"),
+    tokens_per_second: Annotated[float, typer.Option(help="Simulated LLM speed.")] = 40.0,
+) -> None:
+    """Start a local server (embedded model), stream a sample reply as an LLM would, compare with waiting."""
+    from kokoro_server.settings import SettingsError
+
+    from .demo import run_demo
+
+    typer.echo("starting a local speech server on the embedded Kokoro-82M (first run builds it once)...")
+    try:
+        result = run_demo(out, tokens_per_second)
+    except SettingsError as error:  # a KOKORO_* variable the local server cannot take
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    streaming, waiting = result.streaming, result.waiting
+    typer.echo(f"reply streamed at {tokens_per_second:g} tokens/s, {streaming.audio_s:.1f} s of speech → {out}")
+    typer.echo(f"  time to first audio, streaming sentences:   {streaming.first_audio_s * 1000:6.0f} ms")
+    typer.echo(f"  time to first audio, waiting for full text: {waiting.first_audio_s * 1000:6.0f} ms")
+    typer.echo(f"  streaming starts speaking {waiting.first_audio_s / streaming.first_audio_s:.1f}x sooner")
+
+
+def bench(
+    url: Annotated[
+        str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
+    ] = None,
+    endpoint: Annotated[str | None, typer.Option(help="Benchmark a SageMaker endpoint instead.")] = None,
+    region: Annotated[str | None, typer.Option(help="AWS region of the endpoint.")] = None,
+    quick: Annotated[bool, typer.Option(help="One short reply, 1 and 2 sessions: a smoke run.")] = False,
+    out: Annotated[Path, typer.Option(help="Folder for bench.json, bench.md and the plots.")] = Path("bench-results"),
+    corpus: Annotated[Path | None, typer.Option(help="JSONL of {id, text}; default: the project's replies.")] = None,
+    replies: Annotated[str | None, typer.Option(help="Comma-separated reply ids to run (default: all).")] = None,
+    tokens_per_second: Annotated[str, typer.Option(help="Token rate, or a comma-separated sweep.")] = "30",
+    levels: Annotated[str | None, typer.Option(help="Concurrent sessions to sweep, e.g. 1,2,4,8,16.")] = None,
+    voice: Annotated[str, typer.Option(help="Voice for every strategy.")] = "af_heart",
+) -> None:
+    """Time to first audio, stalls, throughput and fairness: bidi vs. POST strategies vs. the bare engine."""
+    import shlex
+    import sys
+
+    from .bench.report import write_report
+    from .bench.run import LEVELS, QUICK_LEVELS, QUICK_REPLIES, SWEEP_REPLY, BenchPlan, run_bench
+    from .bench.target import open_target
+    from .corpus import AGENT_REPLIES, load_replies
+
+    try:
+        texts = load_replies(corpus or AGENT_REPLIES)
+        rates = tuple(float(rate) for rate in tokens_per_second.split(","))
+        sweep = tuple(int(level) for level in levels.split(",")) if levels else (QUICK_LEVELS if quick else LEVELS)
+    except (OSError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from None
+    chosen = replies.split(",") if replies else (list(QUICK_REPLIES) if quick and not corpus else list(texts))
+    unknown = [reply for reply in chosen if reply not in texts]
+    if unknown:
+        raise typer.BadParameter(f"unknown reply id(s) {unknown}; the corpus has: {', '.join(texts)}")
+    sweep_text = texts.get(SWEEP_REPLY) or min(texts.values(), key=len)
+    plan = BenchPlan({reply: texts[reply] for reply in chosen}, rates, sweep, sweep_text)
+    with open_target(url, endpoint, region, voice) as (target, description):
+        results = run_bench(target, plan, description)
+    command = "kokoro-stream " + shlex.join(sys.argv[1:])
+    for path in write_report(results, out, command):
+        typer.echo(f"wrote {path}")
+    summary = results["summary"]
+    typer.echo(
+        f"bidi TTFA p50 {summary['ttfa_ms']['bidi']['p50']:.0f} ms: {summary['bidi_vs_wait_full']}x lower than "
+        f"waiting for the full text, {summary['bidi_vs_physical_limit']}x the physical limit; "
+        f"server overhead {summary['server_overhead_ratio']}x"
+    )

@@ -7,12 +7,12 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from .config import Settings
-from .constructs.alarms import EndpointAlarms
-from .constructs.bidi_image import BidiImage
+from .constructs.alarms import AlarmSettings, EndpointAlarms
+from .constructs.bidi_image import BidiImage, ImageSettings
 from .constructs.dashboard import EndpointDashboard
 from .constructs.endpoint import VARIANT_NAME, Endpoint
 from .constructs.endpoint_metrics import EndpointMetrics
-from .constructs.scaling import EndpointScaling
+from .constructs.scaling import EndpointScaling, ScalingSettings
 from .model_cache_stack import ModelCacheStack
 
 
@@ -31,7 +31,7 @@ class EndpointStack(cdk.Stack):
             bucket_name=cdk.Fn.import_value(cache.bucket_name_export),
             bucket_arn=cdk.Fn.import_value(cache.bucket_arn_export),
         )
-        image = BidiImage(self, "Image", settings=settings)
+        image = BidiImage(self, "Image", settings=ImageSettings.of(settings))
         self.endpoint = Endpoint(
             self,
             "Endpoint",
@@ -47,11 +47,13 @@ class EndpointStack(cdk.Stack):
             instance_type=settings.instance_type,
         )
         self.scaling = (
-            EndpointScaling(self, "Scaling", settings=settings, endpoint_metrics=endpoint_metrics)
+            EndpointScaling(self, "Scaling", settings=ScalingSettings.of(settings), endpoint_metrics=endpoint_metrics)
             if settings.autoscaling
             else None
         )
-        self.alarms = EndpointAlarms(self, "Alarms", settings=settings, endpoint_metrics=endpoint_metrics)
+        self.alarms = EndpointAlarms(
+            self, "Alarms", settings=AlarmSettings.of(settings), endpoint_metrics=endpoint_metrics
+        )
         self.dashboard = EndpointDashboard(
             self, "Dashboard", endpoint_metrics=endpoint_metrics, alarms=list(self.alarms.alarms.values())
         )

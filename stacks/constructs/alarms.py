@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
@@ -18,50 +20,83 @@ from .endpoint_metrics import EndpointMetrics
 FIVE_MINUTES = cdk.Duration.minutes(5)
 
 
+@dataclass(frozen=True)
+class AlarmSettings:
+    """What the alarms need, and nothing else."""
+
+    endpoint_name: str
+    instance_type: str
+    min_instances: int
+    errors_5xx_per_5_minutes: int
+    model_latency_p95_ms: int
+    ttfa_p95_ms: int
+    cpu_percent: int
+    gpu_percent: int
+    email: str | None = None
+    removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.DESTROY
+
+    @classmethod
+    def of(cls, settings: Settings) -> AlarmSettings:
+        return cls(
+            endpoint_name=settings.endpoint_name,
+            instance_type=settings.instance_type,
+            min_instances=settings.min_instances,
+            errors_5xx_per_5_minutes=settings.alarm_5xx_errors_per_5_minutes,
+            model_latency_p95_ms=settings.alarm_model_latency_p95_ms,
+            ttfa_p95_ms=settings.alarm_ttfa_p95_ms,
+            cpu_percent=settings.alarm_cpu_percent,
+            gpu_percent=settings.alarm_gpu_percent,
+            email=settings.alarm_email,
+            removal_policy=settings.removal_policy,
+        )
+
+
 class EndpointAlarms(Construct):
-    def __init__(self, scope: Construct, id: str, *, settings: Settings, endpoint_metrics: EndpointMetrics) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, settings: AlarmSettings, endpoint_metrics: EndpointMetrics
+    ) -> None:
         super().__init__(scope, id)
         name = settings.endpoint_name
         self._endpoint_name = name
-        self.topic = self._topic(name, settings.alarm_email, settings.removal_policy)
+        self.topic = self._topic(name, settings.email, settings.removal_policy)
         m = endpoint_metrics
         above = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
         self.alarms: dict[str, cw.Alarm] = {}
         self._add(
             "Errors5xx",
-            f"{name}: {settings.alarm_5xx_errors_per_5_minutes}+ invocations failed with 5XX in 5 minutes",
+            f"{name}: {settings.errors_5xx_per_5_minutes}+ invocations failed with 5XX in 5 minutes",
             m.errors("5XX", FIVE_MINUTES),
-            settings.alarm_5xx_errors_per_5_minutes,
+            settings.errors_5xx_per_5_minutes,
             above,
             evaluation_periods=1,
         )
         self._add(
             "ModelLatencyP95",
-            f"{name}: model latency p95 over {settings.alarm_model_latency_p95_ms} ms for 3 of 5 minutes",
+            f"{name}: model latency p95 over {settings.model_latency_p95_ms} ms for 3 of 5 minutes",
             m.model_latency("p95"),
-            settings.alarm_model_latency_p95_ms * 1000,  # SageMaker reports microseconds
+            settings.model_latency_p95_ms * 1000,  # SageMaker reports microseconds
             above,
         )
         self._add(
             "TimeToFirstAudioP95",
-            f"{name}: server time to first audio p95 over {settings.alarm_ttfa_p95_ms} ms for 3 of 5 minutes",
+            f"{name}: server time to first audio p95 over {settings.ttfa_p95_ms} ms for 3 of 5 minutes",
             m.time_to_first_audio("p95"),
-            settings.alarm_ttfa_p95_ms,
+            settings.ttfa_p95_ms,
             above,
         )
         self._add(
             "CpuUtilization",
-            f"{name}: CPU over {settings.alarm_cpu_percent} % of all vCPUs for 3 of 5 minutes",
+            f"{name}: CPU over {settings.cpu_percent} % of all vCPUs for 3 of 5 minutes",
             m.cpu_percent(),
-            settings.alarm_cpu_percent,
+            settings.cpu_percent,
             above,
         )
         if instance_types.has_gpu(settings.instance_type):
             self._add(
                 "GpuUtilization",
-                f"{name}: GPU over {settings.alarm_gpu_percent} % for 3 of 5 minutes",
+                f"{name}: GPU over {settings.gpu_percent} % for 3 of 5 minutes",
                 m.gpu_percent(),
-                settings.alarm_gpu_percent,
+                settings.gpu_percent,
                 above,
             )
         self._add(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import aws_cdk as cdk
 from aws_cdk import aws_ecr as ecr
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from ..config import BIDI_LABEL, Settings
@@ -35,10 +37,24 @@ ECR_ACTIONS = [
 ]
 
 
+@dataclass(frozen=True)
+class ImageSettings:
+    """What the image needs: the instance type picks the flavor; a given image skips the build."""
+
+    instance_type: str
+    log_retention: logs.RetentionDays
+    image_uri: str | None = None
+    image_reference: dict[str, str] | None = None  # repository, tag or digest, account, region of image_uri
+
+    @classmethod
+    def of(cls, settings: Settings) -> ImageSettings:
+        return cls(settings.instance_type, settings.log_retention, settings.image_uri, settings.image_reference)
+
+
 class BidiImage(Construct):
     """Builds (or takes) the image and yields ``image_uri``: repository@sha256 with the label."""
 
-    def __init__(self, scope: Construct, id: str, *, settings: Settings) -> None:
+    def __init__(self, scope: Construct, id: str, *, settings: ImageSettings) -> None:
         super().__init__(scope, id)
         reference = settings.image_reference
         if reference is None:

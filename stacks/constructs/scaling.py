@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import aws_cdk as cdk
 from aws_cdk import aws_applicationautoscaling as appscaling
 from aws_cdk import aws_iam as iam
@@ -16,10 +18,37 @@ SERVICE_LINKED_ROLE = (
 )
 
 
+@dataclass(frozen=True)
+class ScalingSettings:
+    """What the scaling policies need, and nothing else."""
+
+    min_instances: int
+    max_instances: int
+    target_concurrency: float
+    high_resolution: bool
+    scale_out_cooldown_seconds: int
+    scale_in_cooldown_seconds: int
+    queue_depth_scale_out: float | None = None
+
+    @classmethod
+    def of(cls, settings: Settings) -> ScalingSettings:
+        return cls(
+            min_instances=settings.min_instances,
+            max_instances=settings.max_instances,
+            target_concurrency=settings.scaling_target_concurrency,
+            high_resolution=settings.scaling_high_resolution,
+            scale_out_cooldown_seconds=settings.scale_out_cooldown_seconds,
+            scale_in_cooldown_seconds=settings.scale_in_cooldown_seconds,
+            queue_depth_scale_out=settings.queue_depth_scale_out,
+        )
+
+
 class EndpointScaling(Construct):
     """Only created when max_instances > min_instances."""
 
-    def __init__(self, scope: Construct, id: str, *, settings: Settings, endpoint_metrics: EndpointMetrics) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, settings: ScalingSettings, endpoint_metrics: EndpointMetrics
+    ) -> None:
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
         self.target = appscaling.ScalableTarget(
@@ -36,7 +65,7 @@ class EndpointScaling(Construct):
             ),
         )
         # Requests in flight, not invocations per minute: a bidi session is one long request.
-        if settings.scaling_high_resolution:
+        if settings.high_resolution:
             tracked = {
                 "predefined_metric": (
                     appscaling.PredefinedMetric.SAGEMAKER_VARIANT_CONCURRENT_REQUESTS_PER_MODEL_HIGH_RESOLUTION
@@ -46,7 +75,7 @@ class EndpointScaling(Construct):
             tracked = {"custom_metric": endpoint_metrics.concurrency()}
         self.concurrency_policy = self.target.scale_to_track_metric(
             "Concurrency",
-            target_value=settings.scaling_target_concurrency,
+            target_value=settings.target_concurrency,
             scale_out_cooldown=cdk.Duration.seconds(settings.scale_out_cooldown_seconds),
             scale_in_cooldown=cdk.Duration.seconds(settings.scale_in_cooldown_seconds),
             policy_name=f"{endpoint_metrics.endpoint_name}-{CONCURRENCY}",

@@ -1,0 +1,83 @@
+"""Constructs take the narrow settings they use, so each one is built and checked on its own, in a
+bare stack, without the app's whole configuration."""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_ecr_assets as ecr_assets
+from aws_cdk import aws_logs as logs
+from aws_cdk.assertions import Match, Template
+
+from stacks.constructs.alarms import AlarmSettings, EndpointAlarms
+from stacks.constructs.bidi_image import BidiImage, ImageSettings
+from stacks.constructs.endpoint_metrics import EndpointMetrics
+from stacks.constructs.scaling import EndpointScaling, ScalingSettings
+
+METRICS = EndpointMetrics(endpoint_name="speech", variant_name="AllTraffic", instance_type="ml.c7i.xlarge")
+
+
+def bare_stack() -> cdk.Stack:
+    return cdk.Stack(cdk.App(), "Alone", env=cdk.Environment(account="111122223333", region="us-east-1"))
+
+
+def test_scaling_alone_tracks_concurrency_and_steps_out_on_queue_depth() -> None:
+    stack = bare_stack()
+    settings = ScalingSettings(
+        min_instances=2,
+        max_instances=6,
+        target_concurrency=4.0,
+        high_resolution=False,
+        scale_out_cooldown_seconds=60,
+        scale_in_cooldown_seconds=600,
+        queue_depth_scale_out=3.0,
+    )
+    EndpointScaling(stack, "Scaling", settings=settings, endpoint_metrics=METRICS)
+    template = Template.from_stack(stack)
+    template.has_resource_properties(
+        "AWS::ApplicationAutoScaling::ScalableTarget",
+        {"MinCapacity": 2, "MaxCapacity": 6, "ResourceId": "endpoint/speech/variant/AllTraffic"},
+    )
+    template.has_resource_properties(
+        "AWS::ApplicationAutoScaling::ScalingPolicy",
+        {"PolicyType": "TargetTrackingScaling", "TargetTrackingScalingPolicyConfiguration": Match.object_like(
+            {"TargetValue": 4, "ScaleInCooldown": 600, "ScaleOutCooldown": 60}
+        )},
+    )  # fmt: skip
+    template.has_resource_properties("AWS::ApplicationAutoScaling::ScalingPolicy", {"PolicyType": "StepScaling"})
+
+
+def test_alarms_alone_follow_the_instance_type_and_mail_when_asked() -> None:
+    def alarms(instance_type: str, email: str | None) -> Template:
+        stack = bare_stack()
+        settings = AlarmSettings(
+            endpoint_name="speech",
+            instance_type=instance_type,
+            min_instances=1,
+            errors_5xx_per_5_minutes=5,
+            model_latency_p95_ms=2000,
+            ttfa_p95_ms=800,
+            cpu_percent=90,
+            gpu_percent=90,
+            email=email,
+        )
+        metrics = EndpointMetrics(endpoint_name="speech", variant_name="AllTraffic", instance_type=instance_type)
+        EndpointAlarms(stack, "Alarms", settings=settings, endpoint_metrics=metrics)
+        return Template.from_stack(stack)
+
+    cpu, gpu = alarms("ml.c7i.xlarge", None), alarms("ml.g5.xlarge", "ops@example.com")
+    assert len(gpu.find_resources("AWS::CloudWatch::Alarm")) == len(cpu.find_resources("AWS::CloudWatch::Alarm")) + 1
+    cpu.has_resource_properties("AWS::CloudWatch::Alarm", {"AlarmDescription": Match.string_like_regexp("800 ms")})
+    assert cpu.find_resources("AWS::SNS::Subscription") == {}
+    gpu.has_resource_properties("AWS::SNS::Subscription", {"Protocol": "email", "Endpoint": "ops@example.com"})
+
+
+def test_a_given_image_alone_is_pinned_without_a_build() -> None:
+    stack = bare_stack()
+    uri = "111122223333.dkr.ecr.us-east-1.amazonaws.com/kokoro:v1"
+    reference = {"repository": "kokoro", "tag": "v1", "account": "111122223333", "region": "us-east-1"}
+    BidiImage(stack, "Image", settings=ImageSettings("ml.c7i.xlarge", logs.RetentionDays.ONE_MONTH, uri, reference))
+    template = Template.from_stack(stack)
+    template.has_resource_properties(
+        "Custom::KokoroBidiImage", {"RepositoryName": "kokoro", "ImageTag": "v1", "RegistryId": "111122223333"}
+    )
+    assert not [c for c in stack.node.find_all() if isinstance(c, ecr_assets.DockerImageAsset)]  # nothing to build

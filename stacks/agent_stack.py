@@ -7,7 +7,6 @@ endpoint (the endpoint stack's invoke policy), pull only its own image, and writ
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import aws_cdk as cdk
 from aws_cdk import aws_bedrockagentcore as agentcore
@@ -18,18 +17,10 @@ from constructs import Construct
 from .config import Settings
 from .constructs.nag import acknowledge_wildcard_resource
 from .endpoint_stack import EndpointStack
+from .image_context import image_from_root
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 # The image needs three packages of the repository and the agent's pinned requirements; nothing else.
-IMAGE_CONTEXT = [
-    "*",
-    "!agent/Dockerfile",
-    "!agent/requirements.txt",
-    "!agent/kokoro_agent",
-    "!client/kokoro_stream",
-    "!core/kokoro_core",
-    "**/__pycache__",
-]
+IMAGE_COPIES = ["agent/requirements.txt", "agent/kokoro_agent", "client/kokoro_stream", "core/kokoro_core"]
 # Cross-region inference profiles are model ids with a geography in front.
 PROFILE_PREFIXES = ("us.", "eu.", "apac.", "jp.", "au.", "ca.", "us-gov.", "global.")
 ENDPOINT_NAME = "live"
@@ -72,14 +63,12 @@ class AgentStack(cdk.Stack):
             scope, id, description=f"Voice agent speaking through endpoint {settings.endpoint_name}", **kwargs
         )
         assert settings.agent_model_id is not None  # validated with the settings
-        image = ecr_assets.DockerImageAsset(
+        image = image_from_root(
             self,
             "Image",
-            directory=str(REPO_ROOT),
-            file="agent/Dockerfile",
+            dockerfile="agent/Dockerfile",
+            copies=IMAGE_COPIES,
             platform=ecr_assets.Platform.LINUX_ARM64,  # AgentCore Runtime runs arm64 containers
-            exclude=IMAGE_CONTEXT,
-            ignore_mode=cdk.IgnoreMode.DOCKER,
         )
         self.role = iam.Role(
             self,

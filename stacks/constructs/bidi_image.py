@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import aws_cdk as cdk
 from aws_cdk import aws_ecr as ecr
@@ -13,19 +12,12 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from ..config import BIDI_LABEL, Settings
+from ..image_context import image_from_root
 from ..instance_types import has_gpu
 from .handler_provider import HandlerProvider
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-# The server image's build context: the repository root, holding only what container/Dockerfile copies.
-IMAGE_CONTEXT = [
-    "*",
-    "!container/Dockerfile",
-    "!container/requirements-*.txt",
-    "!container/kokoro_server",
-    "!core/kokoro_core",
-    "**/__pycache__",
-]
+# What container/Dockerfile copies: the server, the core it runs on, the flavors' pinned requirements.
+IMAGE_COPIES = ["container/requirements-*.txt", "container/kokoro_server", "core/kokoro_core"]
 ECR_ACTIONS = [
     "ecr:BatchGetImage",
     "ecr:GetDownloadUrlForLayer",
@@ -60,13 +52,11 @@ class BidiImage(Construct):
         if reference is None:
             # The GPU flavor carries CUDA; a CPU instance type gets the small CPU flavor and the fastest
             # CPU runtime. Same server package, same contract.
-            asset = ecr_assets.DockerImageAsset(
+            asset = image_from_root(
                 self,
                 "Asset",
-                directory=str(REPO_ROOT),
-                file="container/Dockerfile",
-                exclude=IMAGE_CONTEXT,
-                ignore_mode=cdk.IgnoreMode.DOCKER,
+                dockerfile="container/Dockerfile",
+                copies=IMAGE_COPIES,
                 platform=ecr_assets.Platform.LINUX_AMD64,
                 build_args={"FLAVOR": "gpu" if has_gpu(settings.instance_type) else "cpu"},
             )

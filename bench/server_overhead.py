@@ -16,7 +16,6 @@ import json
 import os
 import platform
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,14 +28,9 @@ from kokoro_core.chunker import chunk_text
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine import SAMPLE_RATE, Engine
 from kokoro_tools.corpus import AGENT_REPLIES as CORPUS
+from kokoro_tools.ports import free_port
 
 SHORT = "Sure, I can help with that."
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 async def wait_ready(url: str, process: subprocess.Popen) -> None:

@@ -26,12 +26,13 @@ import time
 from pathlib import Path
 
 import aiohttp
-from server_overhead import emit, free_port, wait_ready
+from server_overhead import emit, wait_ready
 
 from kokoro_core.chunker import MAX_CHUNK_CHARS, chunk_text
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.device import load_engine
 from kokoro_server.settings import settings_from_env
+from kokoro_tools.ports import free_port
 
 DRAIN_SECONDS = 1.0
 LONG_SENTENCE = (

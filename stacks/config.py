@@ -16,6 +16,7 @@ from aws_cdk import aws_logs as logs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from kokoro_core.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
+from kokoro_core.validation import problems
 
 from . import instance_types
 
@@ -333,18 +334,16 @@ def settings_from_context(context: dict[str, Any]) -> Settings:
 
 def _describe(error: ValidationError) -> str:
     lines = []
-    for problem in error.errors():
-        location = problem["loc"]
-        key = ".".join(str(part) for part in location) or "context"
-        description = _field_description(location)
+    for problem in problems(error):
+        key = problem.where
+        description = _field_description(tuple(key.split("."))) if key else None
         allowed = f" ({description})" if description else ""
-        message = problem["msg"].removeprefix("Value error, ")
-        if not location:  # a rule across keys: its message names them
-            lines.append(message)
-        elif problem["type"] == "missing":
+        if not key:  # a rule across keys: its message names them
+            lines.append(problem.message)
+        elif problem.kind == "missing":
             lines.append(f"context key {key!r} is required{allowed}; set it in cdk.json or with -c {key}=...")
         else:
-            lines.append(f"context {key}={problem.get('input')!r} is invalid: {message}{allowed}")
+            lines.append(f"context {key}={problem.value!r} is invalid: {problem.message}{allowed}")
     return "invalid configuration:\n  " + "\n  ".join(lines)
 
 

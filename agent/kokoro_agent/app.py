@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse
 from strands import Agent
 from strands.models.model import Model
 
+from kokoro_core.validation import problems
 from kokoro_stream.sagemaker_bidi_transport import SageMakerBidiTransport
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import Transport
@@ -85,9 +86,7 @@ def build_app(
         try:
             request = TurnRequest.model_validate(payload)
         except ValidationError as problem:
-            details = "; ".join(
-                f"{'.'.join(str(p) for p in item['loc']) or 'body'}: {item['msg']}" for item in problem.errors()
-            )
+            details = "; ".join(f"{item.where or 'body'}: {item.message}" for item in problems(problem))
             allowed = '{"prompt": "...", "mode": "stream" | "batch"} or {"action": "cancel"}'
             return error(400, "invalid_payload", f"{details}; send {allowed}")
         session_id = getattr(context, "session_id", None) or LOCAL_SESSION

@@ -7,7 +7,6 @@ from typing import Any
 
 from aiohttp import web
 
-from kokoro_core.options import check_text_length, resolve_options
 from kokoro_core.protocol import (
     ErrorCode,
     ProtocolError,
@@ -18,9 +17,8 @@ from kokoro_core.protocol import (
 )
 
 from .runtime import Runtime
-from .scheduler import Busy
 from .session import Session
-from .utterance import Utterance, check_speakable, render
+from .utterance import render
 
 RUNTIME = web.AppKey("runtime", Runtime)
 RETRY_AFTER_SECONDS = "1"
@@ -48,15 +46,12 @@ async def ping(request: web.Request) -> web.Response:
     return web.json_response({"status": runtime.state}, status=503)
 
 
-def _parse_request(body: bytes, content_type: str, runtime: Runtime) -> SpeakRequest:
+def _parse_request(body: bytes, content_type: str) -> SpeakRequest:
     """A JSON body with options, or plain text spoken with the defaults."""
     text = decode_utf8(body)
     if "json" in content_type or (content_type in ("", "application/octet-stream") and text.lstrip()[:1] == "{"):
-        request = parse_speak_request(parse_json_object(text))
-    else:
-        request = parse_speak_request({"text": text})
-    check_text_length(request.text, runtime.settings.max_text_chars)
-    return request
+        return parse_speak_request(parse_json_object(text))
+    return parse_speak_request({"text": text})
 
 
 async def invocations(request: web.Request) -> web.StreamResponse:
@@ -65,19 +60,13 @@ async def invocations(request: web.Request) -> web.StreamResponse:
         return unavailable
     assert runtime.engine is not None
     try:
-        body = await request.read()
-        speech = _parse_request(body, request.content_type, runtime)
-        text = speech.text
-        options = resolve_options(
-            speech, runtime.default_options(), runtime.engine.voices, runtime.engine.phoneme_symbols
-        )
-        check_speakable(text, options.voice)
-        ticket = runtime.scheduler.admit()
+        speech = _parse_request(await request.read(), request.content_type)
+        utterance = runtime.admit(speech, runtime.new_id("r"), runtime.new_id("http"), runtime.default_options())
     except ProtocolError as error:
+        if error.code == "busy":
+            return _error(503, "busy", error.message, {"Retry-After": RETRY_AFTER_SECONDS})
         return _error(400, error.code, error.message)
-    except Busy as error:
-        return _error(503, "busy", str(error), {"Retry-After": RETRY_AFTER_SECONDS})
-    utterance = Utterance(runtime.new_id("r"), runtime.new_id("http"), text, options, ticket)
+    options = utterance.options
     response = web.StreamResponse(
         headers={
             "Content-Type": options.format.content_type,

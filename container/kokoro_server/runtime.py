@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from kokoro_core.lexicon import Lexicon
-from kokoro_core.options import SpeechOptions, default_options
+from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
+from kokoro_core.protocol import ProtocolError, Speak, SpeakRequest
 
 from . import telemetry
-from .scheduler import Scheduler
+from .scheduler import Busy, Scheduler
 from .settings import ServerSettings
 from .speech_engine import SpeechEngine
-from .utterance import Utterance
+from .utterance import Utterance, check_speakable
 
 if TYPE_CHECKING:
     from .session import Session
@@ -37,6 +38,28 @@ class Runtime:
 
     def new_id(self, prefix: str) -> str:
         return f"{prefix}-{next(self._ids)}"
+
+    def admit(
+        self,
+        request: Speak | SpeakRequest,
+        utterance_id: str,
+        session_id: str,
+        defaults: SpeechOptions,
+        first_chunk: tuple[int, bool] | None = None,
+    ) -> Utterance:
+        """Check a speak (or a POST body) against this server and admit it; one path for both routes.
+
+        Raises ``ProtocolError``: an option this server cannot honour, nothing to say, or ``busy``.
+        """
+        assert self.engine is not None
+        text = check_text_length(request.text, self.settings.max_text_chars)
+        options = resolve_options(request, defaults, self.engine.voices, self.engine.phoneme_symbols)
+        check_speakable(text, options.voice)
+        try:
+            ticket = self.scheduler.admit()
+        except Busy as error:
+            raise ProtocolError("busy", str(error)) from None
+        return Utterance(utterance_id, session_id, text, options, ticket, first_chunk=first_chunk)
 
     def default_options(self) -> SpeechOptions:
         assert self.engine is not None

@@ -18,7 +18,7 @@ from aiohttp import WSMsgType, web
 
 from kokoro_core.audio_format import FORMATS, SAMPLE_RATES
 from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
-from kokoro_core.options import check_first_chunk_chars, check_text_length, resolve_options
+from kokoro_core.options import check_first_chunk_chars, resolve_options
 from kokoro_core.protocol import (
     Cancel,
     Canceled,
@@ -36,8 +36,7 @@ from kokoro_core.protocol import (
 
 from . import pace
 from .runtime import Runtime
-from .scheduler import Busy
-from .utterance import Utterance, check_speakable, render
+from .utterance import Utterance, render
 
 OUTBOX_LIMIT = 32  # audio frames synthesized ahead of the socket; beyond this the producer waits
 GOING_AWAY = 1001
@@ -122,18 +121,11 @@ class Session:
         utterance_id = message.id or self._runtime.new_id("u")
         if utterance_id in self._unfinished:
             raise ProtocolError("duplicate_id", f"utterance {utterance_id!r} is still queued or playing; use a new id")
-        text = check_text_length(message.text, self._runtime.settings.max_text_chars)
-        options = resolve_options(message, self._defaults, engine.voices, engine.phoneme_symbols)
-        check_speakable(text, options.voice)
         first_chunk = None
         if message.first_chunk_chars is not None:  # a resumed utterance: lay its audio out as before
             longest = self._runtime.settings.max_chunk_chars
             first_chunk = (check_first_chunk_chars(message.first_chunk_chars, MIN_FIRST_CHUNK_CHARS, longest), True)
-        try:
-            ticket = self._runtime.scheduler.admit()
-        except Busy as error:
-            raise ProtocolError("busy", str(error)) from None
-        utterance = Utterance(utterance_id, self.id, text, options, ticket, first_chunk=first_chunk)
+        utterance = self._runtime.admit(message, utterance_id, self.id, self._defaults, first_chunk)
         self._unfinished[utterance_id] = utterance
         self._queue.append(utterance)
         self._work.set()

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ValidationError
 
+from .validation import problems
+
 
 def settings_from_environment[Settings: BaseModel](
     model: type[Settings],
@@ -38,12 +40,10 @@ def settings_from_environment[Settings: BaseModel](
     try:
         return model(**values)
     except ValidationError as invalid:
-        problems = []
-        for item in invalid.errors():
-            message = item["msg"].removeprefix("Value error, ")
-            if item["loc"]:  # one variable
-                variable = f"{prefix}{'.'.join(str(part) for part in item['loc']).upper()}"
-                problems.append(f"{variable}={item.get('input')!r} is invalid: {message}")
-            else:  # a rule across variables: its message names them
-                problems.append(message)
-        raise error("; ".join(problems)) from None
+        lines = [
+            f"{prefix}{problem.where.upper()}={problem.value!r} is invalid: {problem.message}"
+            if problem.where
+            else problem.message  # a rule across variables: its message names them
+            for problem in problems(invalid)
+        ]
+        raise error("; ".join(lines)) from None

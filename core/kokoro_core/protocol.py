@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from pydantic_core import PydanticCustomError
 
 from .audio_format import FORMATS, SAMPLE_RATES
+from .validation import problems
 
 MAX_ID_CHARS = 128
 SPEED_RANGE = (0.5, 2.0)  # what Kokoro says naturally; beyond it, speech slurs or drags
@@ -222,13 +223,12 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
 
 def _first_error(error: ValidationError, fallback: ErrorCode, subject: str) -> ProtocolError:
     """A pydantic refusal as the protocol's error: our own codes as they are, anything else as ``fallback``."""
-    detail = error.errors(include_url=False)[0]
-    if detail["type"] in ERROR_CODES:
-        return ProtocolError(detail["type"], detail["msg"])
-    if detail["type"] == "missing" and detail["loc"] == ("text",):
+    problem = problems(error)[0]
+    if problem.kind in ERROR_CODES:
+        return ProtocolError(problem.kind, problem.message)  # raised by our validators
+    if problem.kind == "missing" and problem.where == "text":
         return ProtocolError("invalid_text", "text is missing; give at least one word to speak")
-    where = ".".join(map(str, detail["loc"])) or subject
-    return ProtocolError(fallback, f"{subject} {where}: {detail['msg']}")
+    return ProtocolError(fallback, f"{subject} {problem.where or 'fields'}: {problem.message}")
 
 
 def _check_fields(document: dict[str, Any], model: type[_ClientMessage], code: ErrorCode, subject: str) -> None:

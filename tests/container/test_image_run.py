@@ -21,7 +21,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.server.server_process import free_port, log_events, ping_statuses
+from kokoro_tools.ports import free_port
+from tests.server.server_process import log_events, ping_statuses
 from tests.server.speech import connect, plausible_duration, receive, run, until
 
 pytestmark = [pytest.mark.container, pytest.mark.model]  # the image serves the real model

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,12 +13,6 @@ from pathlib import Path
 import aiohttp
 
 from tests.server.speech import run
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def start(model_dir: Path, port: int, **env: str) -> subprocess.Popen[str]:

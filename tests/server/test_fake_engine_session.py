@@ -2,7 +2,7 @@
 
 The server is real (sockets, routes, session tasks, scheduler, encoders); only synthesis is fake, and
 the test holds its gate, so every claim about order is made by the test's timing, not the machine's.
-The same behaviours are checked on the real model in test_websocket.py and test_post.py.
+The same behaviours are checked on the real model in test_websocket.py and test_http.py.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ import time
 import aiohttp
 import pytest
 
-from tests.server.server_process import free_port, log_events, ping_statuses, start
+from kokoro_tools.ports import free_port
+from tests.server.server_process import log_events, ping_statuses, start
 from tests.server.speech import connect, receive, run
 
 # After the drain deadline: closing handshakes (at most 1 s), open requests (at most 2 s), process exit.

@@ -10,7 +10,8 @@ import aiohttp
 
 from kokoro_core import metrics
 from kokoro_server.telemetry import emf
-from tests.server.server_process import free_port, ping_statuses, start
+from kokoro_tools.ports import free_port
+from tests.server.server_process import ping_statuses, start
 from tests.server.speech import connect, run, until
 
 

@@ -203,7 +203,7 @@ def test_lambda_functions_run_the_bundled_handlers(assembly: Assembly) -> None:
                 asset = assembly.outdir / f"asset.{function['Properties']['Code']['S3Key'].removesuffix('.zip')}"
                 module = handler.rsplit(".", 1)[0].replace(".", "/") + ".py"
                 assert (asset / module).is_file()
-                assert (asset / "kokoro_core" / "model_cache.py").is_file()
+                assert (asset / "kokoro_core" / "model_cache.py").is_file() and not (asset / "kokoro_server").exists()
     assert handlers == {
         "handlers.model_cache_populator.on_event",
         "handlers.bidi_image.on_event",

@@ -1,0 +1,83 @@
+"""The client wheel alone: built, installed in a fresh virtual environment with only its dependencies
+(from the package index), it runs the README's client example against a local server.
+
+Run by .ci/run (it needs the package index, as installing does): uv run python .ci/client_wheel.py
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from kokoro_tools.ports import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCAL_URL = "ws://127.0.0.1:8080/invocations-bidirectional-stream"
+HEAVY = ("onnxruntime", "kokoro_onnx", "numpy", "soxr", "strands", "bedrock_agentcore", "matplotlib", "kokoro_server")
+
+
+def run(*command: str | Path, **options: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(part) for part in command], check=True, text=True, capture_output=True, **options)  # type: ignore[call-overload]
+
+
+def main() -> int:
+    uv = shutil.which("uv")
+    assert uv, "uv is needed on PATH"
+    with tempfile.TemporaryDirectory() as scratch:
+        wheels = Path(scratch) / "wheels"
+        for package in ("kokoro-stream-core", "kokoro-stream"):
+            run(uv, "build", "--package", package, "--wheel", "--out-dir", wheels, "--quiet", cwd=ROOT)
+        venv = Path(scratch) / "venv"
+        run(uv, "venv", "--quiet", "--python", sys.executable, venv)
+        python = venv / "bin" / "python"
+        run(uv, "pip", "install", "--quiet", "--python", python, *sorted(wheels.glob("*.whl")))
+        present = run(python, "-c", f"import importlib.util as u; print([m for m in {HEAVY!r} if u.find_spec(m)])")
+        assert present.stdout.strip() == "[]", f"the client wheel pulled in {present.stdout.strip()}"
+
+        port = free_port()
+        environment = {**os.environ, "KOKORO_ENGINE": "fake"}  # the protocol without the model
+        server = subprocess.Popen(
+            [uv, "run", "--locked", "kokoro-stream", "serve", "--port", str(port)],
+            cwd=ROOT,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_ready(f"http://127.0.0.1:{port}/ping", server)
+            section = (ROOT / "README.md").read_text().split("## The client", 1)[1]
+            match = re.search(r"```python\n(.*?)```", section, re.S)
+            assert match and LOCAL_URL in match.group(1), "the README's client example is missing"
+            example = match.group(1).replace(LOCAL_URL, f"ws://127.0.0.1:{port}/invocations-bidirectional-stream")
+            result = run(python, "-c", example, timeout=120)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    lines = result.stdout.splitlines()
+    assert lines and lines[0].startswith("Sure, I can help with that.") and "pcm16 24000" in lines[0], lines
+    print(f"the client wheel, installed alone, ran the README example: {lines[0]}")
+    return 0
+
+
+def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert server.poll() is None, "the local server exited"
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise TimeoutError(f"{url} not ready after {timeout:g} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

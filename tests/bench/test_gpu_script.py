@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_dry_run_builds_the_float_model_times_the_engine_and_sweeps_a_server(tmp_path: Path) -> None:
     out = tmp_path / "gpu"
     subprocess.run(
-        [sys.executable, str(REPO / "bench" / "gpu.py"), "--dry-run", "--out", str(out)],
+        [sys.executable, "-m", "kokoro_tools.bench.gpu", "--dry-run", "--out", str(out)],
         check=True,
         capture_output=True,
         timeout=600,
@@ -34,11 +34,8 @@ def test_the_dry_run_builds_the_float_model_times_the_engine_and_sweeps_a_server
 
 
 def test_the_float_graph_has_no_integer_operators_left(tmp_path: Path, embedded_model_dir: Path) -> None:
-    sys.path.insert(0, str(REPO / "bench"))
-    try:
-        from float_model import FLOAT_ONNX, build
-    finally:
-        sys.path.remove(str(REPO / "bench"))
+    from kokoro_tools.bench.float_model import FLOAT_ONNX, build
+
     manifest = build(embedded_model_dir, tmp_path / "float32")
     assert manifest.onnx == FLOAT_ONNX and "87 ConvInteger, 6 DynamicQuantizeLSTM, 148 MatMulInteger" in manifest.source
     graph = onnx.load(str(tmp_path / "float32" / FLOAT_ONNX)).graph

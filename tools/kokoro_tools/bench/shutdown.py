@@ -1,6 +1,6 @@
 """How soon the server exits once its drain deadline passes with a full-size chunk in inference.
 
-    uv run python bench/shutdown.py [--repeats 3] [--slowdowns 1,4] [--out docs/bench/shutdown.json]
+    uv run python -m kokoro_tools.bench.shutdown [--repeats 3] [--slowdowns 1,4] [--out docs/bench/shutdown.json]
 
 SageMaker sends SIGTERM, then SIGKILL 30 s later. The server drains for KOKORO_DRAIN_SECONDS
 (default 20), then cuts what is left. This starts `python -m kokoro_server serve` as SageMaker would,
@@ -26,13 +26,14 @@ import time
 from pathlib import Path
 
 import aiohttp
-from server_overhead import emit, wait_ready
 
 from kokoro_core.chunker import MAX_CHUNK_CHARS, chunk_text
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.device import load_engine
 from kokoro_server.settings import settings_from_env
 from kokoro_tools.ports import free_port
+
+from .server_overhead import emit, wait_ready
 
 DRAIN_SECONDS = 1.0
 LONG_SENTENCE = (

@@ -1,6 +1,6 @@
 """How often the normalizer says an agent-reply sentence acceptably, on a set written apart from its rules.
 
-    uv run python bench/normalize_heldout.py [--out docs/bench]
+    uv run python -m kokoro_tools.bench.normalize_heldout [--out docs/bench]
 
 docs/bench/normalize_heldout.tsv holds sentences across ten categories (money, dates, times, phone
 numbers, codes, percentages, numbers, units, abbreviations, web addresses), each with the spoken forms a
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kokoro_server.text import said_text
 
-CASES = Path(__file__).resolve().parents[1] / "docs" / "bench" / "normalize_heldout.tsv"
+CASES = Path("docs/bench/normalize_heldout.tsv")  # from the repository root, where the results go too
 
 
 def plain(text: str) -> str:
@@ -38,7 +38,7 @@ def main() -> None:
         if not any(plain(form) in plain(said) for form in accepted) or re.search(r"\d", said):
             misses.append({"category": row["category"], "written": row["sentence"], "said": said, "accepted": accepted})
     result = {
-        "command": "uv run python bench/normalize_heldout.py --out docs/bench",
+        "command": "uv run python -m kokoro_tools.bench.normalize_heldout --out docs/bench",
         "sentences": len(rows),
         "acceptable": len(rows) - len(misses),
         "rate": round((len(rows) - len(misses)) / len(rows), 4),

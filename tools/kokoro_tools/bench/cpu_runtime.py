@@ -1,6 +1,6 @@
 """ONNX Runtime versions on this CPU, and this project's engine against kokoro-onnx's own Kokoro.create.
 
-    uv run python bench/cpu_runtime.py [--versions 1.26.0,1.32.0] [--rounds 3] [--out docs/bench]
+    uv run python -m kokoro_tools.bench.cpu_runtime [--versions 1.26.0,1.32.0] [--rounds 3] [--out docs/bench]
 
 Every configuration runs as its own process in its own virtual environment (made once with uv, under
 the cache folder), and the configurations take turns round by round, so they share the machine's
@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,7 +31,6 @@ import time
 import wave
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
 BASELINE = "kokoro-onnx@1.26.0"
 VOICE = "af_heart"
 SAMPLE_RATE = 24_000
@@ -46,6 +46,19 @@ def venv(name: str, packages: list[str]) -> Path:
         subprocess.run(["uv", "venv", "--quiet", "--python", sys.executable, str(root)], check=True)
         subprocess.run(["uv", "pip", "install", "--quiet", "--python", str(python), *packages], check=True)
     return python
+
+
+def project_sources(folder: Path) -> Path:
+    """The project's engine and what it imports, copied out alone, so a configuration's environment
+    imports them without the rest of this environment (another ONNX Runtime, say)."""
+    import kokoro_core
+    import kokoro_server
+    import kokoro_tools
+
+    for package in (kokoro_core, kokoro_server, kokoro_tools):
+        source = Path(package.__file__).parent
+        shutil.copytree(source, folder / source.name, ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
 
 
 def runtime_python(configuration: str) -> Path:
@@ -171,6 +184,7 @@ def main() -> None:
     texts = dict(list(load_replies(AGENT_REPLIES).items())[: args.replies])
     configurations = [f"engine@{version}" for version in args.versions.split(",")] + [BASELINE]
     scratch = Path(tempfile.mkdtemp(prefix="cpu-runtime-"))
+    sources = project_sources(scratch / "sources")
     (scratch / "texts.json").write_text(json.dumps(texts))
     samples: dict[str, list[dict]] = {configuration: [] for configuration in configurations}
     for round_number in range(args.rounds):
@@ -179,7 +193,8 @@ def main() -> None:
             wav_dir.mkdir(exist_ok=True)
             command = [
                 str(runtime_python(configuration)),
-                __file__,
+                "-m",
+                "kokoro_tools.bench.cpu_runtime",
                 "--worker",
                 configuration.split("@")[0],
                 "--model-dir",
@@ -189,7 +204,7 @@ def main() -> None:
                 "--wav-dir",
                 str(wav_dir),
             ]
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(REPO / member) for member in ("core", "container"))}
+            env = {**os.environ, "PYTHONPATH": str(sources)}
             result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout)
             samples[configuration].append(result)
             print(
@@ -231,7 +246,7 @@ def main() -> None:
         lines = [
             "# ONNX Runtime on this CPU, and the engine against kokoro-onnx's Kokoro.create",
             "",
-            f"`uv run python bench/cpu_runtime.py {shlex.join(sys.argv[1:])}` on {platform.platform()}, "
+            f"`uv run python -m kokoro_tools.bench.cpu_runtime {shlex.join(sys.argv[1:])}` on {platform.platform()}, "
             f"{os.cpu_count()} CPUs; {len(texts)} corpus replies, voice {VOICE}, int8 model; configurations "
             "alternate round by round. Words differing: word error rate of pocketsphinx's transcript against "
             f"its transcript of {BASELINE}'s audio.",

@@ -1,13 +1,13 @@
 """GPU figures in one short run: engine RTF per cuDNN search mode, and server TTFA by workers and sessions.
 
-    uv run python bench/gpu.py --out docs/bench/gpu            # on a machine with an NVIDIA GPU
-    uv run python bench/gpu.py --dry-run --out /tmp/gpu-dry     # the same steps, small, on the CPU
+    uv run python -m kokoro_tools.bench.gpu --out docs/bench/gpu            # on a machine with an NVIDIA GPU
+    uv run python -m kokoro_tools.bench.gpu --dry-run --out /tmp/gpu-dry     # the same steps, small, on the CPU
 
 On the GPU machine, first put the CUDA build of ONNX Runtime in place of the CPU one, the version
 the driver runs (1.26 for CUDA 12, as the image; a CUDA 13 driver can take the newest):
 ``uv pip install "onnxruntime-gpu[cuda,cudnn]==1.26.0"`` after ``uv pip uninstall onnxruntime``.
 
-The model is the float32 graph rebuilt from the embedded int8 model (bench/float_model.py): the
+The model is the float32 graph rebuilt from the embedded int8 model (kokoro_tools/bench/float_model.py): the
 int8 model's integer kernels do not run on the CUDA provider, and no hub download is needed.
 Steps, within about 8 minutes on one GPU:
 1. the float model, built into a scratch folder;
@@ -29,8 +29,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from float_model import build
-
 from kokoro_core.chunker import chunk_text
 from kokoro_server.background import BackgroundServer
 from kokoro_server.engine import SAMPLE_RATE, Engine, EngineOptions
@@ -39,6 +37,8 @@ from kokoro_stream.websocket_transport import WebSocketTransport
 from kokoro_tools.bench.strategies import Target
 from kokoro_tools.bench.sweep import concurrency_level
 from kokoro_tools.corpus import AGENT_REPLIES, load_replies
+
+from .float_model import build
 
 VOICE = "af_heart"
 FULL = {"modes": ("HEURISTIC", "DEFAULT", "EXHAUSTIVE"), "workers": (1, 2, 4, 8), "levels": (1, 4, 8, 16), "chunks": 40}
@@ -125,7 +125,7 @@ def main() -> None:
     lines = [
         "# GPU figures" + (" (dry run on the CPU)" if args.dry_run else ""),
         "",
-        f"`uv run python bench/gpu.py{' --dry-run' if args.dry_run else ''}` on {platform.platform()}; "
+        f"`uv run python -m kokoro_tools.bench.gpu{' --dry-run' if args.dry_run else ''}` on {platform.platform()}; "
         f"float32 graph rebuilt from the int8 model; {result['total_s']} s in all.",
         "",
         "| cuDNN search | providers | engine RTF | load s |",

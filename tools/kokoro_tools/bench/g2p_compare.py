@@ -1,6 +1,6 @@
 """Which phonemes the int8 Kokoro model pronounces best: espeak-ng alone, or misaki's lexicons first.
 
-    uv run python bench/g2p_compare.py [--out docs/bench]
+    uv run python -m kokoro_tools.bench.g2p_compare [--out docs/bench]
 
 Kokoro v1.0 was trained on misaki's phoneme set; misaki's wheel ships its US gold and silver
 lexicons, and misaki falls back to espeak-ng for words they lack, mapping espeak's symbols onto its
@@ -24,12 +24,10 @@ import argparse
 import json
 import re
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cpu_runtime import transcribe, venv, word_error_rate, write_wav  # noqa: E402
+from .cpu_runtime import transcribe, venv, word_error_rate, write_wav
 
 VOICE = "af_heart"
 MISAKI = "misaki==0.9.4"
@@ -156,7 +154,7 @@ def main() -> None:
     }
     baseline = errors["espeak"]
     result = {
-        "command": "uv run python bench/g2p_compare.py --out docs/bench",
+        "command": "uv run python -m kokoro_tools.bench.g2p_compare --out docs/bench",
         "voice": VOICE,
         "sentences": len(sentences),
         "misaki": MISAKI,

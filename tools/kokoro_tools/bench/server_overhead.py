@@ -1,6 +1,7 @@
 """Time to ready, time to first audio through the server vs. a bare engine call, and RTF.
 
-    uv run python bench/server_overhead.py [--model-dir DIR] [--repeats N] [--out docs/bench/server_overhead.json]
+    uv run python -m kokoro_tools.bench.server_overhead [--model-dir DIR] [--repeats N] \
+        [--out docs/bench/server_overhead.json]
 
 Starts `python -m kokoro_server serve` as SageMaker would, measures until /ping answers 200, then
 alternates the same short sentence through a bare `Engine.synthesize` call (in this process) and

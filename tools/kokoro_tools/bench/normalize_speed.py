@@ -1,6 +1,6 @@
 """How long the text normalizer takes per sentence, on the corpus and on the normalizer's own test table.
 
-    uv run python bench/normalize_speed.py [--rounds 200] [--out docs/bench/normalize_speed.json]
+    uv run python -m kokoro_tools.bench.normalize_speed [--rounds 200] [--out docs/bench/normalize_speed.json]
 
 Every sentence is normalized ``--rounds`` times; the result gives the median and 99th percentile of
 one sentence's time, in microseconds.
@@ -15,13 +15,13 @@ import statistics
 import time
 from pathlib import Path
 
-from server_overhead import emit
-
 from kokoro_core.segmenter import split_sentences
 from kokoro_server.normalize import normalize
 from kokoro_tools.corpus import AGENT_REPLIES, load_replies
 
-CASES = Path(__file__).resolve().parents[1] / "tests" / "server" / "normalize_cases.tsv"
+from .server_overhead import emit
+
+CASES = Path("tests/server/normalize_cases.tsv")  # from the repository root
 
 
 def sentences() -> list[str]:

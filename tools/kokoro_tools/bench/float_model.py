@@ -1,6 +1,6 @@
 """A float32 Kokoro-82M graph rebuilt from the int8 model's weights, for GPUs, with no hub download.
 
-    uv run python bench/float_model.py OUT_DIR [--model-dir INT8_DIR]
+    uv run python -m kokoro_tools.bench.float_model OUT_DIR [--model-dir INT8_DIR]
 
 The int8 export is dynamically quantized: every quantized layer is a DynamicQuantizeLinear of its
 input feeding a ConvInteger or MatMulInteger (then a Cast and a Mul by the two scales, and for

@@ -40,6 +40,8 @@ def main() -> int:
         run(uv, "pip", "install", "--quiet", "--python", python, *sorted(wheels.glob("*.whl")))
         present = run(python, "-c", f"import importlib.util as u; print([m for m in {HEAVY!r} if u.find_spec(m)])")
         assert present.stdout.strip() == "[]", f"the client wheel pulled in {present.stdout.strip()}"
+        commands = run(venv / "bin" / "kokoro-stream", "--help", env={**os.environ, "COLUMNS": "200"}).stdout
+        assert " say " in commands and " demo " not in commands, commands  # the tools add theirs when installed
 
         port = free_port()
         environment = {**os.environ, "KOKORO_ENGINE": "fake"}  # the protocol without the model

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -19,6 +20,12 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def commands() -> None:
+    """Low-latency Kokoro-82M speech for voice agents on Amazon SageMaker AI."""
+    # A callback keeps `say` a subcommand when it is the only one (the client installed alone).
 
 
 @app.command("say")
@@ -45,7 +52,6 @@ def say(
 ) -> None:
     """Speak TEXT through a server or an endpoint; print time to first audio and total; write the audio."""
     import asyncio
-    import sys
 
     from kokoro_core.protocol import ProtocolError
 
@@ -111,7 +117,12 @@ def _transport(url: str, endpoint: str | None, region: str | None, kind: str) ->
 
 def _add_installed_commands(app: typer.Typer) -> None:
     for entry in sorted(entry_points(group="kokoro_stream.commands"), key=lambda entry: entry.name):
-        entry.load()(app)
+        try:
+            register = entry.load()
+        except ImportError as error:  # a package installed without what it needs: `say` still works
+            print(f"kokoro-stream: the {entry.name} commands are unavailable ({error})", file=sys.stderr)
+            continue
+        register(app)
 
 
 _add_installed_commands(app)

@@ -10,7 +10,7 @@ from .config import Settings
 from .constructs.alarms import AlarmSettings, EndpointAlarms
 from .constructs.bidi_image import BidiImage, ImageSettings
 from .constructs.dashboard import EndpointDashboard
-from .constructs.endpoint import VARIANT_NAME, Endpoint
+from .constructs.endpoint import VARIANT_NAME, Endpoint, EndpointSettings
 from .constructs.endpoint_metrics import EndpointMetrics
 from .constructs.scaling import EndpointScaling, ScalingSettings
 from .model_cache_stack import ModelCacheStack
@@ -35,7 +35,7 @@ class EndpointStack(cdk.Stack):
         self.endpoint = Endpoint(
             self,
             "Endpoint",
-            settings=settings,
+            settings=EndpointSettings.of(settings),
             image_uri=image.image_uri,
             repository=image.repository,
             bucket=bucket,

@@ -6,7 +6,7 @@ import aws_cdk as cdk
 from constructs import Construct
 
 from .config import Settings
-from .constructs.model_cache import ModelCache
+from .constructs.model_cache import ModelCache, ModelCacheSettings
 
 
 class ModelCacheStack(cdk.Stack):
@@ -14,7 +14,7 @@ class ModelCacheStack(cdk.Stack):
         super().__init__(
             scope, id, description="Kokoro-82M model cache: S3 bucket filled with the pinned model files", **kwargs
         )
-        self.cache = ModelCache(self, "ModelCache", settings=settings)
+        self.cache = ModelCache(self, "ModelCache", settings=ModelCacheSettings.of(settings))
         # Explicit exports: the bucket never changes, so importing it elsewhere never blocks an update.
         self.bucket_name_export = f"{self.stack_name}-BucketName"
         self.bucket_arn_export = f"{self.stack_name}-BucketArn"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import aws_cdk as cdk
 from aws_cdk import aws_ecr as ecr
 from aws_cdk import aws_iam as iam
@@ -29,13 +31,46 @@ INVOKE_ACTIONS = [
 METRIC_NAMESPACES = ["/aws/sagemaker/Endpoints"]
 
 
+@dataclass(frozen=True)
+class EndpointSettings:
+    """What the model, endpoint config and endpoint need, and nothing else."""
+
+    endpoint_name: str
+    instance_type: str
+    instance_count: int
+    autoscaling: bool
+    health_check_timeout_seconds: int
+    model_download_timeout_seconds: int
+    log_retention: logs.RetentionDays
+    inference_ami: str | None = None
+    container_env: dict[str, str] = field(default_factory=dict)
+    keep_endpoint_logs: bool = False
+    removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.DESTROY
+
+    @classmethod
+    def of(cls, settings: Settings) -> EndpointSettings:
+        return cls(
+            endpoint_name=settings.endpoint_name,
+            instance_type=settings.instance_type,
+            instance_count=settings.instance_count,
+            autoscaling=settings.autoscaling,
+            health_check_timeout_seconds=settings.health_check_timeout_seconds,
+            model_download_timeout_seconds=settings.model_download_timeout_seconds,
+            log_retention=settings.log_retention,
+            inference_ami=settings.inference_ami,
+            container_env=dict(settings.container_env),
+            keep_endpoint_logs=settings.keep_endpoint_logs,
+            removal_policy=settings.removal_policy,
+        )
+
+
 class Endpoint(Construct):
     def __init__(
         self,
         scope: Construct,
         id: str,
         *,
-        settings: Settings,
+        settings: EndpointSettings,
         image_uri: str,
         repository: ecr.IRepository,
         bucket: s3.IBucket,
@@ -171,7 +206,7 @@ class Endpoint(Construct):
             "cfn-lint", {"config": {"ignore_checks": ["W3037"]}}
         )  # InvokeEndpointWithBidirectionalStream: see INVOKE_ACTIONS
 
-    def _guard(self, settings: Settings) -> cdk.CustomResource:
+    def _guard(self, settings: EndpointSettings) -> cdk.CustomResource:
         """Stops, before the endpoint is updated, an instance type change SageMaker refuses under autoscaling."""
         provider = HandlerProvider(
             self,

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 import aws_cdk as cdk
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from ..config import Settings
+from ..config import ModelSource, Settings
 from .handler_provider import FRAMEWORK_TIMEOUT, HandlerProvider
 from .nag import acknowledge, acknowledge_wildcard_resource
 
@@ -16,8 +20,37 @@ from .nag import acknowledge, acknowledge_wildcard_resource
 POPULATOR_TIMEOUT = FRAMEWORK_TIMEOUT.minus(cdk.Duration.minutes(2))
 
 
+@dataclass(frozen=True)
+class ModelCacheSettings:
+    """What the bucket and its populator need, and nothing else."""
+
+    prefix: str
+    log_retention: logs.RetentionDays
+    populate: bool
+    model_source: ModelSource
+    default_voice: str
+    hub_endpoint: str
+    hub_token_secret_arn: str | None = None
+    bucket_removal_policy: Literal["retain", "destroy"] = "retain"
+    removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.DESTROY
+
+    @classmethod
+    def of(cls, settings: Settings) -> ModelCacheSettings:
+        return cls(
+            prefix=settings.cache_prefix,
+            log_retention=settings.log_retention,
+            populate=settings.populate_model_cache,
+            model_source=settings.model_source,
+            default_voice=settings.default_voice,
+            hub_endpoint=settings.hub_endpoint,
+            hub_token_secret_arn=settings.hub_token_secret_arn,
+            bucket_removal_policy=settings.bucket_removal_policy,
+            removal_policy=settings.removal_policy,
+        )
+
+
 class ModelCache(Construct):
-    def __init__(self, scope: Construct, id: str, *, settings: Settings) -> None:
+    def __init__(self, scope: Construct, id: str, *, settings: ModelCacheSettings) -> None:
         super().__init__(scope, id)
         destroy = settings.bucket_removal_policy == "destroy"
         removal = settings.removal_policy
@@ -55,10 +88,10 @@ class ModelCache(Construct):
             removal_policy=removal,
             auto_delete_objects=destroy,
         )
-        self.prefix = settings.cache_prefix
-        self.populator = self._populator(settings) if settings.populate_model_cache else None
+        self.prefix = settings.prefix
+        self.populator = self._populator(settings) if settings.populate else None
 
-    def _populator(self, settings: Settings) -> cdk.CustomResource:
+    def _populator(self, settings: ModelCacheSettings) -> cdk.CustomResource:
         source = settings.model_source
         provider = HandlerProvider(
             self,

@@ -4,14 +4,21 @@ bare stack, without the app's whole configuration."""
 from __future__ import annotations
 
 import aws_cdk as cdk
+from aws_cdk import aws_ecr as ecr
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_s3 as s3
 from aws_cdk.assertions import Match, Template
 
+from stacks.config import settings_from_context
 from stacks.constructs.alarms import AlarmSettings, EndpointAlarms
 from stacks.constructs.bidi_image import BidiImage, ImageSettings
+from stacks.constructs.endpoint import Endpoint, EndpointSettings
 from stacks.constructs.endpoint_metrics import EndpointMetrics
+from stacks.constructs.model_cache import ModelCache, ModelCacheSettings
 from stacks.constructs.scaling import EndpointScaling, ScalingSettings
+
+from .conftest import cdk_json_context
 
 METRICS = EndpointMetrics(endpoint_name="speech", variant_name="AllTraffic", instance_type="ml.c7i.xlarge")
 
@@ -81,3 +88,57 @@ def test_a_given_image_alone_is_pinned_without_a_build() -> None:
         "Custom::KokoroBidiImage", {"RepositoryName": "kokoro", "ImageTag": "v1", "RegistryId": "111122223333"}
     )
     assert not [c for c in stack.node.find_all() if isinstance(c, ecr_assets.DockerImageAsset)]  # nothing to build
+
+
+def test_the_model_cache_alone_has_a_populator_only_when_asked() -> None:
+    source = settings_from_context(cdk_json_context()).model_source
+
+    def cache(populate: bool) -> Template:
+        stack = bare_stack()
+        settings = ModelCacheSettings(
+            prefix="kokoro/abc/",
+            log_retention=logs.RetentionDays.ONE_WEEK,
+            populate=populate,
+            model_source=source,
+            default_voice="af_heart",
+            hub_endpoint="https://huggingface.co",
+        )
+        ModelCache(stack, "Cache", settings=settings)
+        return Template.from_stack(stack)
+
+    filled, external = cache(True), cache(False)
+    assert len(external.find_resources("AWS::S3::Bucket")) == 2  # the cache and its access logs
+    assert external.find_resources("Custom::KokoroModelCache") == {}
+    filled.has_resource_properties(
+        "Custom::KokoroModelCache", {"Prefix": "kokoro/abc/", "Repo": source.repo, "DefaultVoice": "af_heart"}
+    )
+
+
+def test_the_endpoint_alone_runs_the_image_on_the_instance_type_it_is_given() -> None:
+    stack = bare_stack()
+    settings = EndpointSettings(
+        endpoint_name="speech",
+        instance_type="ml.c7i.xlarge",
+        instance_count=2,
+        autoscaling=False,
+        health_check_timeout_seconds=600,
+        model_download_timeout_seconds=600,
+        log_retention=logs.RetentionDays.ONE_WEEK,
+        container_env={"KOKORO_WORKERS": "2"},
+    )
+    bucket = s3.Bucket(stack, "Cache")
+    repository = ecr.Repository(stack, "Images")
+    Endpoint(stack, "Endpoint", settings=settings, image_uri="example/image@sha256:0", repository=repository,
+             bucket=bucket, prefix="kokoro/abc/")  # fmt: skip
+    template = Template.from_stack(stack)
+    template.has_resource_properties(
+        "AWS::SageMaker::EndpointConfig",
+        {"ProductionVariants": [Match.object_like({"InstanceType": "ml.c7i.xlarge", "InitialInstanceCount": 2})]},
+    )
+    template.has_resource_properties(
+        "AWS::SageMaker::Model",
+        {"PrimaryContainer": Match.object_like(
+            {"Environment": {"KOKORO_ENDPOINT_NAME": "speech", "KOKORO_WORKERS": "2"}}
+        )},
+    )  # fmt: skip
+    template.has_resource_properties("AWS::SageMaker::Endpoint", {"EndpointName": "speech"})

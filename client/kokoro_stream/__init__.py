@@ -1,8 +1,9 @@
 """Kokoro streaming speech client: agent text in, audio out, over one persistent session."""
 
+from .reply import AudioChunk, Reply
 from .sagemaker_bidi_transport import SageMakerBidiTransport
 from .sagemaker_post_transport import SageMakerPostTransport
-from .speaker import AudioChunk, Reply, Speaker
+from .speaker import Speaker
 from .transport import ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
 from .websocket_transport import WebSocketTransport
 

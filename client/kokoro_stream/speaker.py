@@ -20,7 +20,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator
-from dataclasses import dataclass, field
 
 from kokoro_core.protocol import (
     Cancel,
@@ -35,105 +34,13 @@ from kokoro_core.protocol import (
     validate_client_message,
 )
 
-from .speech_text import SpeechText
+from .reply import AudioChunk, PendingSentence, Reply
 from .transport import Audio, Control, Event, ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
 
 log = logging.getLogger(__name__)
 
 BUSY_RETRIES = 5
 BUSY_DELAY_SECONDS = 0.5
-
-
-@dataclass(frozen=True)
-class AudioChunk:
-    utterance_id: str
-    text: str
-    audio: bytes
-    format: str
-    sample_rate: int
-
-
-@dataclass
-class _Utterance:
-    id: str
-    text: str
-    reply: Reply
-    delivered: int = 0  # audio bytes handed to the reply
-    skip: int = 0  # after a re-send: bytes of the new audio that were already delivered
-    received: int = 0  # bytes received for the current attempt
-    first_chunk_chars: int | None = None  # the server's plan, from ``start``: sent back on a re-send
-    generation: int = -1  # the connection it was last sent on
-    busy_retries: int = 0
-    complete: bool = False  # all its audio has arrived
-    held: list[AudioChunk] = field(default_factory=list)  # arrived before an earlier sentence finished
-
-
-@dataclass
-class Reply:
-    """One agent turn. ``feed`` text as it arrives, ``end`` it, iterate its audio in order."""
-
-    _speaker: Speaker
-    _text: SpeechText = field(default_factory=SpeechText)
-    _queue: asyncio.Queue[AudioChunk | BaseException | None] = field(default_factory=asyncio.Queue)
-    _outstanding: int = 0
-    _ended: bool = False
-    _finished: bool = False
-
-    async def feed(self, delta: str) -> None:
-        """Add text; each sentence it completes is sent at once."""
-        if self._finished:
-            return  # canceled: the agent may still be streaming, none of it is spoken
-        for sentence in self._text.push(delta):
-            await self._send(sentence)
-
-    async def end(self) -> None:
-        """No more text: send what is left."""
-        if self._ended or self._finished:
-            return
-        for sentence in self._text.flush():
-            await self._send(sentence)
-        self._ended = True
-        self._maybe_finish()
-
-    async def _send(self, sentence: str) -> None:
-        self._outstanding += 1
-        await self._speaker._send_speak(self, sentence)
-
-    def __aiter__(self) -> AsyncIterator[AudioChunk]:
-        return self
-
-    async def __anext__(self) -> AudioChunk:
-        item = await self._queue.get()
-        if item is None:
-            self._queue.put_nowait(None)  # stay finished for later readers
-            raise StopAsyncIteration
-        if isinstance(item, BaseException):
-            raise item
-        return item
-
-    def _deliver(self, chunk: AudioChunk) -> None:
-        if not self._finished:
-            self._queue.put_nowait(chunk)
-
-    def _utterance_finished(self) -> None:
-        self._outstanding -= 1
-        self._maybe_finish()
-
-    def _maybe_finish(self) -> None:
-        if self._ended and self._outstanding <= 0 and not self._finished:
-            self._finished = True
-            self._queue.put_nowait(None)
-
-    def _fail(self, error: BaseException) -> None:
-        if not self._finished:
-            self._finished = True
-            self._queue.put_nowait(error)
-
-    def _cancel(self) -> None:
-        self._finished = True
-        while not self._queue.empty():  # drop audio received but not yet taken
-            self._queue.get_nowait()
-        self._queue.put_nowait(None)
 
 
 class Speaker:
@@ -162,8 +69,8 @@ class Speaker:
         self._max_reconnects = max_reconnects
         self._reconnect_delay = reconnect_delay
         self._ids = (f"s{n}" for n in itertools.count(1))
-        self._pending: OrderedDict[str, _Utterance] = OrderedDict()
-        self._current: _Utterance | None = None
+        self._pending: OrderedDict[str, PendingSentence] = OrderedDict()
+        self._current: PendingSentence | None = None
         self._generation = 0
         self._connected = asyncio.Event()
         self._idle = asyncio.Event()
@@ -273,14 +180,14 @@ class Speaker:
     async def _send_speak(self, reply: Reply, text: str) -> None:
         if self._failure is not None:
             raise self._failure
-        utterance = _Utterance(next(self._ids), text, reply)
+        utterance = PendingSentence(next(self._ids), text, reply)
         if not self._pending:
             self._progress_at = time.monotonic()  # the wait for this one starts now
         self._pending[utterance.id] = utterance
         self._idle.clear()
         await self._send_utterance(utterance)
 
-    async def _send_utterance(self, utterance: _Utterance) -> None:
+    async def _send_utterance(self, utterance: PendingSentence) -> None:
         await self._connected.wait()
         if utterance.generation == self._generation or utterance.id not in self._pending:
             return  # already (re)sent on this connection, or canceled meanwhile
@@ -376,7 +283,7 @@ class Speaker:
             utterance.held.append(AudioChunk(utterance.id, utterance.text, fresh, self.format, self.sample_rate))
             self._release_in_order()
 
-    def _on_error(self, message: Error, utterance: _Utterance | None) -> None:
+    def _on_error(self, message: Error, utterance: PendingSentence | None) -> None:
         code, text = message.code, message.message
         if utterance is None:
             log.warning("server error: %s: %s", code, text)
@@ -396,7 +303,7 @@ class Speaker:
         utterance.reply._fail(ServerError(code, text, utterance.id))
         self._release_in_order()
 
-    def _finish(self, utterance: _Utterance) -> None:
+    def _finish(self, utterance: PendingSentence) -> None:
         utterance.complete = True
         if self._current is utterance:
             self._current = None

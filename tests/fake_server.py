@@ -18,7 +18,7 @@ from tests.local_server import RunningServer
 @contextmanager
 def fake_server(gate: threading.Event | None = None, **settings: object) -> Iterator[tuple[RunningServer, FakeEngine]]:
     engine = FakeEngine(gate=gate)
-    running = RunningServer(ServerSettings(host="127.0.0.1", port=0, **settings), engine=engine).start(timeout=30)  # type: ignore[arg-type]
+    running = RunningServer(ServerSettings(host="127.0.0.1", port=0, **settings), engine=engine).start(timeout=30)
     try:
         yield running, engine
     finally:

@@ -15,17 +15,14 @@ if TYPE_CHECKING:
     from .say import Spoken
     from .transport import Transport
 
-app = typer.Typer(
-    help="Low-latency Kokoro-82M speech for voice agents on Amazon SageMaker AI.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False)
 
 
+# A callback keeps `say` a subcommand when it is the only one (the client installed alone); its
+# docstring is the program's help.
 @app.callback()
 def commands() -> None:
     """Low-latency Kokoro-82M speech for voice agents on Amazon SageMaker AI."""
-    # A callback keeps `say` a subcommand when it is the only one (the client installed alone).
 
 
 @app.command("say")

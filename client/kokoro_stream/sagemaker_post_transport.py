@@ -95,10 +95,8 @@ class SageMakerPostTransport:
                 request = _Request(message.id or f"post-{id(message)}")
                 self._requests.append(request)
                 # The session's options, then the speak's own: one POST body of the same fields.
-                options = self._options.wire() | message.wire()
-                body = SpeakRequest.model_validate(
-                    {k: v for k, v in options.items() if k not in ("type", "id", "first_chunk_chars")}
-                )
+                fields = self._options.wire() | message.wire()
+                body = SpeakRequest.model_validate({k: v for k, v in fields.items() if k in SpeakRequest.model_fields})
                 loop = asyncio.get_running_loop()
                 threading.Thread(target=self._invoke, args=(loop, request, body), daemon=True).start()
                 self._local.put_nowait(_WAKE)  # a receive waiting for work takes this request now

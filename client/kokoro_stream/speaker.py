@@ -192,10 +192,11 @@ class Speaker:
         if utterance.generation == self._generation or utterance.id not in self._pending:
             return  # already (re)sent on this connection, or canceled meanwhile
         utterance.generation = self._generation
-        message = Speak(id=utterance.id, text=utterance.text)
+        resume = {}
         if utterance.delivered and utterance.first_chunk_chars is not None:
             # Resuming: the same first chunk gives the same audio, so skipping what was delivered is exact.
-            message = Speak(id=utterance.id, text=utterance.text, first_chunk_chars=utterance.first_chunk_chars)
+            resume["first_chunk_chars"] = utterance.first_chunk_chars
+        message = Speak(id=utterance.id, text=utterance.text, **resume)
         try:
             await self._transport.send(message)
         except TransportClosed:

@@ -52,14 +52,7 @@ def verified_model(settings: ServerSettings) -> tuple[Path, Manifest]:
 
 
 def load_engine(settings: ServerSettings) -> tuple[SpeechEngine, Plan]:
-    """Verify every file, load the model and voices on the device the session really gets; raise on failure.
-
-    ``KOKORO_ENGINE=fake`` loads no model: the deterministic fake engine, on one worker by default.
-    """
-    if settings.engine == "fake":
-        from .fake_engine import FakeEngine
-
-        return FakeEngine(), Plan("cpu", settings.workers or 1, 1, "the fake engine: no model")
+    """Verify every file, load the model and voices on the device the session really gets; raise on failure."""
     directory, manifest = verified_model(settings)
     engine, plan = load_on_device(settings, directory, manifest)
     telemetry.event(
@@ -91,8 +84,13 @@ class Server:
     """A running server; ``start`` returns once it listens, ``ready`` once it can synthesize."""
 
     def __init__(self, settings: ServerSettings, engine: SpeechEngine | None = None) -> None:
-        """``engine``: one already made (a test's fake engine, say) instead of loading one from ``settings``."""
+        """``engine``: one already made (a test's fake engine, say) instead of loading one from ``settings``;
+        ``KOKORO_ENGINE=fake`` makes the deterministic fake engine, with no model."""
         self.settings = settings
+        if engine is None and settings.engine == "fake":
+            from .fake_engine import FakeEngine
+
+            engine = FakeEngine()
         self._given_engine = engine
         self.runtime = Runtime(settings, Scheduler(settings.max_active_utterances))
         self.ready = asyncio.Event()
@@ -114,7 +112,7 @@ class Server:
         try:
             if self._given_engine is not None:
                 engine = self._given_engine
-                plan = Plan(engine.device, self.settings.workers or 1, 1, "an engine given to the server")
+                plan = Plan(engine.device, self.settings.workers or 1, 1, "an engine without a model to load")
             else:
                 engine, plan = await asyncio.to_thread(load_engine, self.settings)
             self.runtime.lexicon = server_lexicon(self.settings, engine)

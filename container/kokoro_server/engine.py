@@ -1,5 +1,6 @@
 """The Kokoro-82M engine (a ``speech_engine.SpeechEngine``): text → phonemes (espeak-ng) → token ids →
-ONNX Runtime → audio.
+ONNX Runtime → audio, and when each written word is heard (from the model's per-token durations,
+``durations``, mapped to the words by ``word_timing``).
 
 Thread-safe: the scheduler calls ``synthesize`` from several worker threads at once. ONNX
 Runtime runs one session concurrently and releases the GIL while it computes; espeak-ng is
@@ -17,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -30,8 +32,10 @@ from kokoro_onnx.tokenizer import Tokenizer
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 
-from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, interruptible
-from .text import language_of, said_phonemes
+from .durations import NoDurations, with_durations
+from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, Speech, interruptible
+from .text import VoiceReading, language_of, said_phonemes
+from .word_timing import Span, phoneme_word_spans, time_words, until_silent, written_words
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
@@ -43,6 +47,7 @@ FADE_SECONDS = 0.004
 SILENCE_LEVEL = 0.003
 KEEP_LEADING_SECONDS = 0.06
 KEEP_TRAILING_SECONDS = 0.2
+_PUNCTUATION = " .,;:!?—…\"'()“”"
 CudnnAlgoSearch = Literal["HEURISTIC", "DEFAULT", "EXHAUSTIVE"]
 Device = Literal["auto", "cuda", "cpu"]
 
@@ -72,13 +77,14 @@ def _providers(options: EngineOptions) -> list[str | tuple[str, dict[str, str]]]
     return [("CUDAExecutionProvider", cuda), "CPUExecutionProvider"]
 
 
-def _trim(audio: np.ndarray) -> np.ndarray:
+def _kept(audio: np.ndarray) -> tuple[int, int]:
+    """The part of ``audio`` to keep, as (start, end): its sound and a little of the silence around it."""
     loud = np.flatnonzero(np.abs(audio) > SILENCE_LEVEL)
     if not loud.size:
-        return audio
+        return 0, len(audio)
     start = max(0, int(loud[0]) - int(SAMPLE_RATE * KEEP_LEADING_SECONDS))
     end = min(len(audio), int(loud[-1]) + 1 + int(SAMPLE_RATE * KEEP_TRAILING_SECONDS))
-    return audio[start:end]
+    return start, end
 
 
 def _fade(audio: np.ndarray) -> np.ndarray:
@@ -108,9 +114,8 @@ class Engine:
         session_options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         session_options.intra_op_num_threads = options.threads_per_worker
         session_options.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(
-            str(model_dir / manifest.onnx), sess_options=session_options, providers=_providers(options)
-        )
+        model, self._durations_output = with_durations(model_dir / manifest.onnx)
+        self._session = ort.InferenceSession(model, sess_options=session_options, providers=_providers(options))
         self.providers = tuple(self._session.get_providers())
         if options.device == "cuda" and self.device != "cuda":
             raise RuntimeError(f"device 'cuda' asked for, but ONNX Runtime fell back to {self.providers}")
@@ -124,6 +129,7 @@ class Engine:
         self._stopping = Interruption()
         self._counter_lock = threading.Lock()
         self.interrupted_calls = 0  # inference calls an interruption stopped (or refused), since start
+        self._samples_per_frame = self._measure_frame()
 
     @property
     def voices(self) -> tuple[str, ...]:
@@ -165,22 +171,49 @@ class Engine:
         interruption: Interruption | None = None,
         normalized: bool = True,
         lexicon: Lexicon = NO_LEXICON,
-    ) -> np.ndarray:
-        """Audio for one chunk of text: float32 mono at 24 kHz, silence trimmed, faded in and out.
+    ) -> Speech:
+        """Audio for one chunk of text (float32 mono at 24 kHz, silence trimmed, faded in and out) and
+        when each of its written words is heard.
 
         Raises ``Interrupted`` if ``interruption`` (or ``stop``) stops the call before it finishes.
         """
         style = self._voices[voice]
-        pieces = []
-        for phonemes in split_phonemes(
-            " ".join(self.phonemize(text, voice, normalized, lexicon).split()), MAX_PHONEME_LENGTH
-        ):
-            tokens = self._tokenizer.tokenize(phonemes)
-            if tokens:
-                pieces.append(self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed, interruption))
+        phonemes = " ".join(self.phonemize(text, voice, normalized, lexicon).split())
+        pieces: list[np.ndarray] = []
+        spans: list[Span] = []
+        offset = 0
+        for phoneme_piece in split_phonemes(phonemes, MAX_PHONEME_LENGTH):
+            tokens = self._tokenizer.tokenize(phoneme_piece)
+            if not tokens:
+                continue
+            audio, frames = self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed, interruption)
+            piece_spans = phoneme_word_spans(phoneme_piece, frames, self._samples_per_frame, self._is_token)
+            spans.extend((start + offset, end + offset) for start, end in piece_spans)
+            pieces.append(audio)
+            offset += len(audio)
         if not pieces:
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
-        return _fade(_trim(np.concatenate(pieces)))
+        whole = np.concatenate(pieces)
+        start, end = _kept(whole)
+        spans = until_silent(spans, whole, SILENCE_LEVEL)
+        audio = _fade(whole[start:end])
+        words = written_words(text, VoiceReading(language_of(voice), normalized, lexicon))
+        alone = partial(self._said_alone, language_of(voice))
+        return Speech(audio, tuple(time_words(words, phonemes.split(), spans, alone, len(audio), shift=start)))
+
+    def _is_token(self, char: str) -> bool:
+        return char in self._tokenizer.vocab
+
+    def _said_alone(self, language: str, words: list[str]) -> list[str]:
+        """Each word's phonemes said alone, in one espeak-ng call: sentence marks between the words keep
+        espeak-ng from running them together. A lexicon's phonemes (between slashes) are taken as written."""
+        plain = [word.strip(_PUNCTUATION) for word in words]
+        asked = [word for word in plain if word and "/" not in word]
+        said = self._tokenizer.phonemize(" . ".join(asked), language).split(".") if asked else []
+        if len(said) != len(asked):
+            return plain  # espeak-ng read the list differently: fall back to the spelling, for lengths
+        phonemes = iter(" ".join(piece.split()) for piece in said)
+        return [word.replace("/", "") if "/" in word or not word else next(phonemes) for word in plain]
 
     def stop(self) -> int:
         """Stop every inference call in flight and refuse new ones; return how many were in flight."""
@@ -188,7 +221,8 @@ class Engine:
 
     def _infer(
         self, tokens: list[int], style: np.ndarray, speed: float, interruption: Interruption | None
-    ) -> np.ndarray:
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The audio, and each token's length in frames (the padding token at each end included)."""
         inputs = {
             self._tokens_input: np.array([[0, *tokens, 0]], dtype=self._dtypes[self._tokens_input]),
             "style": np.asarray(style, dtype=self._dtypes["style"]),
@@ -196,10 +230,23 @@ class Engine:
         }
         with self._interruptible(interruption) as run:
             started = time.perf_counter()
-            outputs = self._session.run(None, inputs, run)
+            audio, frames = self._session.run(["audio", self._durations_output], inputs, run)
             if self.options.slowdown > 1:
                 _sleep_unless_terminated(run, (self.options.slowdown - 1) * (time.perf_counter() - started))
-        return np.asarray(outputs[0], dtype=np.float32).ravel()
+        return np.asarray(audio, dtype=np.float32).ravel(), np.asarray(frames, dtype=np.int64).ravel()
+
+    def _measure_frame(self) -> int:
+        """Samples per duration frame, from one short inference; refuses a model whose durations do not
+        add up to its audio (word times would drift)."""
+        tokens = self._tokenizer.tokenize(self._tokenizer.phonemize("Ready.", "en-us"))
+        style = self._voices[self.default_voice][len(tokens) - 1]
+        audio, frames = self._infer(tokens, style, 1.0, None)
+        if len(frames) != len(tokens) + 2 or not frames.sum() or len(audio) % int(frames.sum()):
+            raise NoDurations(
+                f"the model's {self._durations_output!r} output ({len(frames)} values, {int(frames.sum())} frames) "
+                f"does not match its {len(tokens) + 2} tokens and {len(audio)} samples of audio"
+            )
+        return len(audio) // int(frames.sum())
 
     @contextmanager
     def _interruptible(self, interruption: Interruption | None) -> Iterator[ort.RunOptions]:

@@ -3,7 +3,8 @@ scheduling, routes, clients) and for trying a client against ``KOKORO_ENGINE=fak
 
 It keeps the engine contract (``speech_engine.SpeechEngine``) with the real text pipeline (what a
 voice says, normalization and lexicon included) and makes audio from what is said: a tone whose
-pitch identifies the text, as long as the text would take to say. The same input always gives the
+pitch identifies the text, as long as the text would take to say, with its words spread over it in
+proportion to what is said for each. The same input always gives the
 same bytes, so a test can tell whose audio it got and whether any went missing or came twice.
 
 Timing is the test's to control, never the machine's: a call takes ``real_time_factor`` times its
@@ -24,8 +25,9 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
 
-from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, interruptible
+from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, Speech, interruptible
 from .text import VoiceReading, language_of
+from .word_timing import spread, written_words
 
 VOICES = ("af_heart", "am_michael", "bf_emma", "bm_george")
 SECONDS_PER_SAID_CHAR = 0.06  # about Kokoro's pace at speed 1
@@ -80,8 +82,9 @@ class FakeEngine:
         interruption: Interruption | None = None,
         normalized: bool = True,
         lexicon: Lexicon = NO_LEXICON,
-    ) -> np.ndarray:
-        said = " ".join(VoiceReading(language_of(voice), normalized, lexicon).said(text).split())
+    ) -> Speech:
+        reading = VoiceReading(language_of(voice), normalized, lexicon)
+        said = " ".join(reading.said(text).split())
         if not said.strip(" .,;:!?—…\"'()/"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
         with self._lock:
@@ -100,7 +103,8 @@ class FakeEngine:
                 self.interrupted_calls += 1
             raise
         samples = np.arange(round(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE
-        return (0.3 * np.sin(2 * np.pi * tone_hz(said) * samples)).astype(np.float32)
+        audio = (0.3 * np.sin(2 * np.pi * tone_hz(said) * samples)).astype(np.float32)
+        return Speech(audio, tuple(spread(written_words(text, reading), len(audio))))
 
     def stop(self) -> int:
         return self._stopping.interrupt()

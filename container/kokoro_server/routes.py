@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 from typing import Any
 
 from aiohttp import web
@@ -11,6 +13,7 @@ from kokoro_core.protocol import (
     ErrorCode,
     ProtocolError,
     SpeakRequest,
+    Word,
     decode_utf8,
     parse_json_object,
     parse_speak_request,
@@ -21,6 +24,7 @@ from .session import Session
 from .utterance import render
 
 RUNTIME = web.AppKey("runtime", Runtime)
+NDJSON = "application/x-ndjson"  # the POST response with marks: one JSON line per chunk, then ``done``
 RETRY_AFTER_SECONDS = "1"
 ROUTES = "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket)"
 
@@ -69,7 +73,7 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     options = utterance.options
     response = web.StreamResponse(
         headers={
-            "Content-Type": options.format.content_type,
+            "Content-Type": NDJSON if options.marks else options.format.content_type,
             "X-Audio-Format": options.format.encoding,
             "X-Sample-Rate": str(options.format.sample_rate),
             "X-Channels": "1",
@@ -80,13 +84,23 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     outcome = "failed"
     try:
         await response.prepare(request)
-        if utterance.header:
-            await response.write(utterance.header)
+        header = utterance.header
+        if header and not options.marks:
+            await response.write(header)
         settings = runtime.settings
         first_chunk = (settings.first_chunk_chars, False)  # one utterance per request: nothing plays before it
-        async for data in render(utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars):
-            await response.write(data)
-            utterance.sent(len(data))
+        async for rendered in render(
+            utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars
+        ):
+            if options.marks:
+                await response.write(_ndjson_chunk(header + rendered.audio, rendered.words))
+                header = b""
+            else:
+                await response.write(rendered.audio)
+            utterance.sent(len(rendered.audio))
+        if options.marks:
+            done = {"type": "done", "audio_ms": utterance.audio_ms, "ttfa_ms": utterance.ttfa_ms}
+            await response.write(json.dumps(done).encode() + b"\n")
         await response.write_eof()
         outcome = "done"
     except (ConnectionError, asyncio.CancelledError):
@@ -95,6 +109,11 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     finally:
         runtime.finished(utterance, outcome)
     return response
+
+
+def _ndjson_chunk(audio: bytes, words: list[Word]) -> bytes:
+    line = {"type": "chunk", "audio": base64.b64encode(audio).decode(), "words": [w.model_dump() for w in words]}
+    return json.dumps(line).encode() + b"\n"
 
 
 async def bidirectional(request: web.Request) -> web.StreamResponse:

@@ -27,6 +27,7 @@ from kokoro_core.protocol import (
     Configure,
     Configured,
     Done,
+    Marks,
     ProtocolError,
     Ready,
     Speak,
@@ -205,11 +206,15 @@ class Session:
         )
         utterance.first_chunk = first_chunk
         self._post("start", utterance)
-        async for data in render(utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars):
+        async for rendered in render(
+            utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars
+        ):
             while len(self._outbox) >= OUTBOX_LIMIT:
                 self._room.clear()
                 await self._room.wait()
-            self._post("audio", (utterance, data))
+            if utterance.options.marks and rendered.words:
+                self._post("marks", (utterance, Marks(id=utterance.id, words=rendered.words)))
+            self._post("audio", (utterance, rendered.audio))
         self._post("done", utterance)
 
     # -- sender ---------------------------------------------------------------------------
@@ -253,7 +258,10 @@ class Session:
                     done = Done(id=payload.id, audio_ms=payload.audio_ms, ttfa_ms=payload.ttfa_ms)
                     await ws.send_json(done.wire())
                 elif kind == "canceled":
-                    await ws.send_json(Canceled(id=payload.id, sent_ms=payload.audio_ms).wire())
+                    canceled = Canceled(id=payload.id, sent_ms=payload.audio_ms, sent_text=payload.sent_text)
+                    await ws.send_json(canceled.wire())
+                elif kind == "marks":
+                    await ws.send_json(payload[1].wire())
                 elif kind == "message":
                     await ws.send_json(payload.wire())
                 elif kind == "close":
@@ -267,6 +275,6 @@ class Session:
 
 def _utterance_of(item: tuple[str, Any]) -> Utterance | None:
     kind, payload = item
-    if kind == "audio":
+    if kind in ("audio", "marks"):
         return cast(Utterance, payload[0])
     return cast(Utterance, payload) if kind in ("start", "done") else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -15,7 +16,17 @@ import onnxruntime as ort
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 
+from .word_timing import TimedWord
+
 RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
+
+
+@dataclass(frozen=True)
+class Speech:
+    """One chunk's audio (float32 mono at the engine's rate) and when each of its written words is heard."""
+
+    audio: np.ndarray
+    words: tuple[TimedWord, ...]
 
 
 class NothingToSpeak(ValueError):
@@ -118,8 +129,8 @@ class SpeechEngine(Protocol):
         interruption: Interruption | None = None,
         normalized: bool = True,
         lexicon: Lexicon = NO_LEXICON,
-    ) -> np.ndarray:
-        """Audio for one chunk of text; raises ``NothingToSpeak`` or ``Interrupted``."""
+    ) -> Speech:
+        """Audio for one chunk of text and its word times; raises ``NothingToSpeak`` or ``Interrupted``."""
         ...
 
     def stop(self) -> int:

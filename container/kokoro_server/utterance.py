@@ -1,4 +1,5 @@
-"""One utterance: its text planned into chunks, synthesized in order, encoded for the wire.
+"""One utterance: its text planned into chunks, synthesized in order, encoded for the wire, with when
+each word is heard (milliseconds from the utterance's first sample, across chunk joins).
 
 Both routes use it: POST /invocations streams one utterance per request, a WebSocket session
 streams many in a row. Synthesis and encoding run on an engine worker thread, never on the
@@ -18,11 +19,11 @@ import numpy as np
 from kokoro_core.audio_format import wav_header
 from kokoro_core.chunker import chunk_text
 from kokoro_core.options import SpeechOptions
-from kokoro_core.protocol import ProtocolError
+from kokoro_core.protocol import ProtocolError, Word
 
 from .audio import StreamEncoder
 from .scheduler import Scheduler, Ticket
-from .speech_engine import Interruption, NothingToSpeak, SpeechEngine
+from .speech_engine import Interruption, NothingToSpeak, Speech, SpeechEngine
 from .text import VoiceReading, language_of, speakable
 
 
@@ -41,6 +42,13 @@ class Utterance:
     synth_seconds: float = 0.0
     audio_bytes: int = 0
     first_audio_at: float | None = None
+    words: list[Word] = field(default_factory=list)  # of the chunks rendered so far
+    rendered_samples: int = 0  # at the engine's rate
+
+    @property
+    def sent_text(self) -> str:
+        """The written words whose audio has all been sent."""
+        return " ".join(word.text for word in self.words if word.end_ms <= self.audio_ms)
 
     def sent(self, audio_bytes: int) -> None:
         if self.first_audio_at is None and audio_bytes:
@@ -76,18 +84,37 @@ def check_speakable(text: str, voice: str) -> None:
         )
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """One chunk for the wire: its encoded audio and its words."""
+
+    audio: bytes
+    words: list[Word]
+
+
 def _synthesize_chunk(
     engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool
-) -> bytes:
+) -> Rendered:
     started, options = time.perf_counter(), utterance.options
     try:
-        audio = engine.synthesize(
+        speech = engine.synthesize(
             text, options.voice, options.speed, utterance.interruption, options.normalize, options.lexicon
         )
     except NothingToSpeak:
-        audio = np.zeros(0, dtype=np.float32)  # a chunk of only punctuation: nothing to add
+        speech = Speech(np.zeros(0, dtype=np.float32), ())  # a chunk of only punctuation: nothing to add
     utterance.synth_seconds += time.perf_counter() - started
-    return encoder.encode(audio, last=last)
+    ms_per_sample, offset = 1000 / engine.sample_rate, utterance.rendered_samples
+    words = [
+        Word(
+            text=word.text,
+            start_ms=round((offset + word.start) * ms_per_sample, 1),
+            end_ms=round((offset + word.end) * ms_per_sample, 1),
+        )
+        for word in speech.words
+    ]
+    utterance.words.extend(words)
+    utterance.rendered_samples += len(speech.audio)
+    return Rendered(encoder.encode(speech.audio, last=last), words)
 
 
 async def render(
@@ -96,8 +123,9 @@ async def render(
     scheduler: Scheduler,
     first_chunk: tuple[int, bool],
     max_chunk_chars: int,
-) -> AsyncIterator[bytes]:
-    """Yield the encoded audio of ``utterance``, chunk by chunk (its ``header`` goes first on the wire).
+) -> AsyncIterator[Rendered]:
+    """Yield the encoded audio of ``utterance`` and its words, chunk by chunk (its ``header`` goes first
+    on the wire).
 
     ``first_chunk`` is the first chunk's limit in characters and whether it must fit it (``pace``).
     """
@@ -109,11 +137,11 @@ async def render(
     for index, text in enumerate(chunks):
         call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)
         try:
-            data = await scheduler.run(utterance.session, call)
+            rendered = await scheduler.run(utterance.session, call)
         except asyncio.CancelledError:
             # Canceled, disconnected or cut at shutdown: a chunk already on a worker stops now, so
             # the worker is free for the next utterance instead of finishing audio nobody will hear.
             utterance.interruption.interrupt()
             raise
-        if data:
-            yield data
+        if rendered.audio:
+            yield rendered

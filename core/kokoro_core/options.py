@@ -19,6 +19,7 @@ class SpeechOptions:
     format: AudioFormat
     normalize: bool = True  # amounts, dates, times, numbers and codes said in words
     lexicon: Lexicon = NO_LEXICON  # pronunciations of names and brands
+    marks: bool = False  # word times sent with the audio
 
     def described(self) -> dict[str, Any]:
         """The fields of ``configured`` and ``start`` that say how speech is made."""
@@ -29,6 +30,7 @@ class SpeechOptions:
             "sample_rate": self.format.sample_rate,
             "normalize": self.normalize,
             "lexicon_entries": len(self.lexicon),
+            "marks": self.marks,
         }
 
 
@@ -52,6 +54,8 @@ def resolve_options(
         options = replace(options, speed=fields.speed)
     if fields.normalize is not None:
         options = replace(options, normalize=fields.normalize)
+    if fields.marks is not None:
+        options = replace(options, marks=fields.marks)
     if fields.lexicon is not None:
         try:
             added = parse_lexicon(fields.lexicon, phonemes)

@@ -43,6 +43,7 @@ ErrorCode = Literal[
     "unknown_format",
     "invalid_sample_rate",
     "invalid_normalize",
+    "invalid_marks",
     "invalid_lexicon",
     "invalid_first_chunk_chars",
     # the session's state
@@ -100,6 +101,7 @@ class SpeechOptionFields(_ClientMessage):
     sample_rate: int | None = None
     normalize: bool | None = None
     lexicon: dict[str, str] | None = None
+    marks: bool | None = None
 
     @field_validator("voice", mode="before")
     @classmethod
@@ -136,6 +138,13 @@ class SpeechOptionFields(_ClientMessage):
     def _normalize(cls, value: Any) -> Any:
         if not isinstance(value, bool):
             raise _refuse("invalid_normalize", f"normalize {value!r} is invalid; give true or false")
+        return value
+
+    @field_validator("marks", mode="before")
+    @classmethod
+    def _marks(cls, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise _refuse("invalid_marks", f"marks {value!r} is invalid; give true (word times) or false")
         return value
 
     @field_validator("lexicon", mode="before")
@@ -328,6 +337,7 @@ class _Described(_ServerMessage):
     sample_rate: int
     normalize: bool = True
     lexicon_entries: int = 0
+    marks: bool = False
 
 
 class Configured(_Described):
@@ -356,12 +366,32 @@ class Done(_ServerMessage):
         return self.model_dump(mode="json")
 
 
+class Word(BaseModel):
+    """A written word of an utterance's text (as sent, punctuation attached; words said only together,
+    such as "7:45 a.m.", are one) and when it is heard: milliseconds from the utterance's first sample."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    text: str
+    start_ms: float
+    end_ms: float
+
+
+class Marks(_ServerMessage):
+    """When the words of the audio that follows are heard; sent before that audio, with ``marks`` on."""
+
+    type: Literal["marks"] = "marks"
+    id: str
+    words: list[Word]
+
+
 class Canceled(_ServerMessage):
-    """After a ``cancel``: how much of the utterance's audio had gone out."""
+    """After a ``cancel``: how much of the utterance's audio had gone out, and the words it held whole."""
 
     type: Literal["canceled"] = "canceled"
     id: str
     sent_ms: float = 0.0
+    sent_text: str = ""
 
 
 class Error(_ServerMessage):
@@ -376,9 +406,9 @@ class Error(_ServerMessage):
         return self.model_dump(mode="json")  # "id": null when the error is about no utterance
 
 
-ServerMessage = Ready | Configured | Start | Done | Canceled | Error
+ServerMessage = Ready | Configured | Start | Marks | Done | Canceled | Error
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
-    model.model_fields["type"].default: model for model in (Ready, Configured, Start, Done, Canceled, Error)
+    model.model_fields["type"].default: model for model in (Ready, Configured, Start, Marks, Done, Canceled, Error)
 }
 _SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")])
 

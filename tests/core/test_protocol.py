@@ -116,7 +116,7 @@ def test_server_messages_are_typed_and_unknown_fields_or_types_are_tolerated() -
         }  # fmt: skip
     )
     assert isinstance(start, Start) and start.first_chunk_chars is None and start.id == "u1"
-    assert parse_server_message({"type": "marks", "id": "u1", "words": []}) is None  # a newer server's message
+    assert parse_server_message({"type": "visemes", "id": "u1", "shapes": []}) is None  # a newer server's message
     error = parse_server_message({"type": "error", "id": None, "code": "a_new_code", "message": "m"})
     assert error == Error(code="a_new_code", message="m")
     with pytest.raises(UnexpectedMessage, match="done"):

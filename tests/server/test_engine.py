@@ -31,7 +31,7 @@ def test_embedded_model_has_the_54_official_voices(engine):
 @pytest.mark.parametrize("voice", ["af_heart", "am_michael", "bf_emma"])
 def test_english_voices_speak(engine, voice):
     text = "The weather is lovely today."
-    audio = engine.synthesize(text, voice)
+    audio = engine.synthesize(text, voice).audio
     assert audio.dtype == np.float32
     assert plausible_duration(text, len(audio) / SAMPLE_RATE)
     assert 0.05 < np.abs(audio).max() <= 1.0
@@ -39,12 +39,12 @@ def test_english_voices_speak(engine, voice):
 
 def test_chunk_edges_are_silent_so_joins_do_not_click(engine):
     for text in ("Hello there.", "Sure, I can help with that."):
-        audio = engine.synthesize(text, "af_heart")
+        audio = engine.synthesize(text, "af_heart").audio
         assert abs(audio[0]) < 1e-3 and abs(audio[-1]) < 1e-3
 
 
 def test_leading_silence_is_trimmed_for_an_early_first_sound(engine):
-    audio = engine.synthesize("Okay.", "af_heart")
+    audio = engine.synthesize("Okay.", "af_heart").audio
     first_sound = np.flatnonzero(np.abs(audio) > 0.003)[0] / SAMPLE_RATE
     assert first_sound <= 0.07
 
@@ -60,7 +60,7 @@ def test_planned_chunks_stay_under_the_510_phoneme_limit(engine):
 def test_emoji_and_foreign_script_are_skipped_for_english(engine):
     assert engine.phonemize("Great 🎉 news 你好", "af_heart") == engine.phonemize("Great news", "af_heart")
     with pytest.raises(NothingToSpeak):
-        engine.synthesize("🎉👋", "af_heart")
+        engine.synthesize("🎉👋", "af_heart").audio
 
 
 def test_a_call_in_flight_is_interrupted_and_later_calls_under_it_refused(engine):
@@ -83,9 +83,9 @@ def test_a_call_in_flight_is_interrupted_and_later_calls_under_it_refused(engine
     assert isinstance(outcome.get("error"), Interrupted), outcome
     assert engine.interrupted_calls == interrupted_before + 1
     with pytest.raises(Interrupted, match="before the inference call started"):
-        engine.synthesize("Too late.", "af_heart", interruption=interruption)
+        engine.synthesize("Too late.", "af_heart", interruption=interruption).audio
     # Calls under other interruptions (or none) go on.
-    assert plausible_duration("Still here.", len(engine.synthesize("Still here.", "af_heart")) / SAMPLE_RATE)
+    assert plausible_duration("Still here.", len(engine.synthesize("Still here.", "af_heart").audio) / SAMPLE_RATE)
 
 
 def test_amounts_are_said_in_words_unless_normalization_is_off(engine):
@@ -95,6 +95,6 @@ def test_amounts_are_said_in_words_unless_normalization_is_off(engine):
     assert "sˈɛnts" not in as_written
     # British voices read the date day first: "the twelfth of March".
     assert "mˈɑːtʃ" in engine.phonemize("On 12/03/2026.", "bf_emma")
-    assert len(engine.synthesize("It's $1,284.50.", "af_heart")) > len(
-        engine.synthesize("It's $1,284.50.", "af_heart", normalized=False)
+    assert len(engine.synthesize("It's $1,284.50.", "af_heart").audio) > len(
+        engine.synthesize("It's $1,284.50.", "af_heart", normalized=False).audio
     )

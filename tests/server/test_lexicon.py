@@ -88,8 +88,8 @@ def test_the_engine_says_a_lexicons_phonemes_and_respellings(engine) -> None:
     assert "wˈɪn" in phonemes and "kəkˈɔːɹoʊ" in phonemes and "mˈeɪkɚ" in phonemes
     assert "wˈɪn" not in engine.phonemize("Ask Nguyen.", "af_heart")
     respelled = parse_lexicon(RESPELLED, engine.phoneme_symbols)
-    assert len(engine.synthesize("ACME.", "af_heart", lexicon=respelled)) > 2 * len(
-        engine.synthesize("ACME.", "af_heart")
+    assert len(engine.synthesize("ACME.", "af_heart", lexicon=respelled).audio) > 2 * len(
+        engine.synthesize("ACME.", "af_heart").audio
     )
 
 

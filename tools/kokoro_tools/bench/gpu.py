@@ -57,7 +57,7 @@ def engine_rtf(model_dir: Path, device: str, mode: str, chunks: list[str]) -> di
     synth = audio = 0.0
     for chunk in chunks:
         begun = time.perf_counter()
-        samples = engine.synthesize(chunk, VOICE)
+        samples = engine.synthesize(chunk, VOICE).audio
         synth += time.perf_counter() - begun
         audio += len(samples) / SAMPLE_RATE
     return {

@@ -38,7 +38,7 @@ def engine_rtf(target: Target, texts: list[str]) -> float:
     for text in texts:
         for chunk in chunk_text(text, reading=VoiceReading(language_of(target.voice))):
             begun = time.perf_counter()
-            samples = target.engine.synthesize(chunk, target.voice)
+            samples = target.engine.synthesize(chunk, target.voice).audio
             synth += time.perf_counter() - begun
             audio += len(samples) / 24000
     return synth / audio

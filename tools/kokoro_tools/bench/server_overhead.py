@@ -116,7 +116,7 @@ def main() -> None:
         texts = [json.loads(line)["text"] for line in CORPUS.read_text().splitlines()[:3]]
         for chunk in (c for text in texts for c in chunk_text(text)):
             begun = time.perf_counter()
-            audio = engine.synthesize(chunk, "af_heart")
+            audio = engine.synthesize(chunk, "af_heart").audio
             synth_seconds += time.perf_counter() - begun
             audio_seconds += len(audio) / SAMPLE_RATE
     finally:

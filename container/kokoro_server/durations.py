@@ -1,0 +1,63 @@
+"""Kokoro's per-token durations as a model output, so word times cost no extra inference.
+
+Kokoro predicts how many frames each input token lasts before its decoder runs: the predictor's
+output is divided by ``speed``, rounded, clipped to at least one frame, and its running sum
+(``CumSum``) aligns tokens to frames. The exported graphs (the fp32 production export, its int8
+and fp16 quantizations, and the float graph rebuilt from the int8 weights) keep only the audio as
+an output, so this finds that tensor, the input of the ``CumSum`` fed from the ``Round``, and adds it
+as an output at load time. An export that already has a ``durations``/``pred_dur`` output is used
+as it is. A graph with neither cannot give word times, and loading it fails with ``NoDurations``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import onnx
+
+DURATIONS = "durations"
+KNOWN_OUTPUTS = ("durations", "pred_dur", "duration")
+# What may sit between the rounding and the running sum: clipping, casts, reshapes, batch selection.
+_PASS_THROUGH = {"Clip", "Cast", "Gather", "Squeeze", "Unsqueeze", "Reshape", "Max"}
+_MAX_HOPS = 6
+
+
+class NoDurations(RuntimeError):
+    """The model's graph has no per-token duration tensor to expose."""
+
+
+def _from_rounding(name: str, producer: dict[str, onnx.NodeProto]) -> bool:
+    for _ in range(_MAX_HOPS):
+        node = producer.get(name)
+        if node is None:
+            return False
+        if node.op_type == "Round":
+            return True
+        if node.op_type not in _PASS_THROUGH:
+            return False
+        name = node.input[0]
+    return False
+
+
+def durations_tensor(graph: onnx.GraphProto) -> str:
+    """The name of the per-token frame counts in ``graph``; raises ``NoDurations`` if it has none."""
+    for output in graph.output:
+        if output.name in KNOWN_OUTPUTS:
+            return output.name
+    producer = {name: node for node in graph.node for name in node.output}
+    found = [node.input[0] for node in graph.node if node.op_type == "CumSum" and _from_rounding(node.input[0], producer)]
+    if len(found) != 1:
+        raise NoDurations(
+            f"expected one CumSum over rounded per-token durations in the model's graph, found {len(found)}; "
+            f"word times need a Kokoro export with that alignment, or one with a {' or '.join(KNOWN_OUTPUTS)} output"
+        )
+    return found[0]
+
+
+def with_durations(path: Path) -> tuple[bytes, str]:
+    """The model at ``path`` with its per-token durations as an output, and that output's name."""
+    model = onnx.load(str(path))
+    name = durations_tensor(model.graph)
+    if name not in {output.name for output in model.graph.output}:
+        model.graph.output.append(onnx.helper.make_empty_tensor_value_info(name))
+    return model.SerializeToString(), name

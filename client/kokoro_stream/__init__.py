@@ -1,6 +1,6 @@
 """Kokoro streaming speech client: agent text in, audio out, over one persistent session."""
 
-from .reply import AudioChunk, Reply
+from .reply import AudioChunk, Heard, HeardUtterance, Reply
 from .sagemaker_bidi_transport import SageMakerBidiTransport
 from .sagemaker_post_transport import SageMakerPostTransport
 from .speaker import Speaker
@@ -9,6 +9,8 @@ from .websocket_transport import WebSocketTransport
 
 __all__ = [
     "AudioChunk",
+    "Heard",
+    "HeardUtterance",
     "Reply",
     "SageMakerBidiTransport",
     "SageMakerPostTransport",

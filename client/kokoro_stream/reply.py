@@ -1,4 +1,5 @@
-"""One agent turn's text in and audio out (``Reply``), and what the speaker keeps per sentence."""
+"""One agent turn's text in and audio out (``Reply``), what the speaker keeps per sentence, and what of
+a turn the listener heard (``Heard``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from kokoro_core.audio_format import AudioFormat
+from kokoro_core.protocol import Word
 
 from .speech_text import SpeechText
 
@@ -20,6 +24,62 @@ class AudioChunk:
     audio: bytes
     format: str
     sample_rate: int
+    # With marks on: the words whose audio starts in this chunk, timed from the utterance's first sample.
+    words: tuple[Word, ...] = ()
+
+
+@dataclass(frozen=True)
+class HeardUtterance:
+    """One sentence of a reply, and how much of it the listener heard."""
+
+    id: str
+    text: str  # as sent
+    heard_text: str  # its words heard whole (with marks), or all of it once all its audio was heard
+    heard_ms: float
+    audio_ms: float  # its audio delivered to the application
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What the listener heard of a reply when it was canceled (``Speaker.cancel``).
+
+    With a playback position (``Speaker.played`` or the ``playback_position`` callback), audio up to it
+    counts as heard; without one, all audio delivered to the application does (``from_position`` False).
+    """
+
+    utterances: tuple[HeardUtterance, ...] = ()
+    from_position: bool = False
+
+    @property
+    def text(self) -> str:
+        return " ".join(utterance.heard_text for utterance in self.utterances if utterance.heard_text)
+
+    @property
+    def heard_ms(self) -> float:
+        return sum(utterance.heard_ms for utterance in self.utterances)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every sentence was heard whole."""
+        return all(utterance.heard_text == utterance.text for utterance in self.utterances)
+
+
+@dataclass
+class _Spoken:
+    """A sentence of a reply as delivered so far."""
+
+    text: str
+    audio_ms: float = 0.0
+    words: list[Word] = field(default_factory=list)
+    complete: bool = False
+
+    def heard(self, utterance_id: str, heard_ms: float) -> HeardUtterance:
+        whole = self.complete and heard_ms >= self.audio_ms
+        if whole:
+            text = self.text
+        else:
+            text = " ".join(word.text for word in self.words if word.end_ms <= heard_ms)
+        return HeardUtterance(utterance_id, self.text, text, round(heard_ms, 1), round(self.audio_ms, 1))
 
 
 @dataclass
@@ -37,6 +97,7 @@ class PendingSentence:
     busy_retries: int = 0
     complete: bool = False  # all its audio has arrived
     held: list[AudioChunk] = field(default_factory=list)  # arrived before an earlier sentence finished
+    words: tuple[Word, ...] = ()  # from a marks message, for the audio frame that follows it
 
 
 @dataclass
@@ -49,6 +110,12 @@ class Reply:
     _outstanding: int = 0
     _ended: bool = False
     _finished: bool = False
+    _spoken: dict[str, _Spoken] = field(default_factory=dict)  # every sentence sent, in order
+    played_ms: float | None = None  # how much of its audio the listener has heard, when the application says
+
+    def played(self, position_ms: float) -> None:
+        """The listener has heard ``position_ms`` of this reply's audio (counted from its first chunk)."""
+        self.played_ms = position_ms
 
     async def feed(self, delta: str) -> None:
         """Add text; each sentence it completes is sent at once."""
@@ -70,6 +137,9 @@ class Reply:
         self._outstanding += 1
         await self._speaker._send_speak(self, sentence)
 
+    def _sent(self, utterance_id: str, sentence: str) -> None:
+        self._spoken[utterance_id] = _Spoken(sentence)
+
     def __aiter__(self) -> AsyncIterator[AudioChunk]:
         return self
 
@@ -84,11 +154,26 @@ class Reply:
 
     def _deliver(self, chunk: AudioChunk) -> None:
         if not self._finished:
+            spoken = self._spoken[chunk.utterance_id]
+            spoken.audio_ms += AudioFormat(chunk.format, chunk.sample_rate).duration_ms(len(chunk.audio))
+            spoken.words.extend(chunk.words)
             self._queue.put_nowait(chunk)
 
-    def _utterance_finished(self) -> None:
+    def _utterance_finished(self, utterance_id: str) -> None:
+        self._spoken[utterance_id].complete = True
         self._outstanding -= 1
         self._maybe_finish()
+
+    def heard(self, position_ms: float | None = None) -> Heard:
+        """What of this reply was heard by ``position_ms`` (default: ``played_ms``; with neither, all
+        audio delivered counts as heard)."""
+        position = self.played_ms if position_ms is None else position_ms
+        utterances, offset = [], 0.0
+        for utterance_id, spoken in self._spoken.items():
+            heard_ms = spoken.audio_ms if position is None else min(max(position - offset, 0.0), spoken.audio_ms)
+            offset += spoken.audio_ms
+            utterances.append(spoken.heard(utterance_id, heard_ms))
+        return Heard(tuple(utterances), from_position=position is not None)
 
     def _maybe_finish(self) -> None:
         if self._ended and self._outstanding <= 0 and not self._finished:

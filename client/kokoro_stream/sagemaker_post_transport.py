@@ -4,12 +4,15 @@ For endpoints or accounts without bidirectional streaming. Each ``speak`` starts
 ``invoke_endpoint_with_response_stream`` at once (sentences are synthesized in parallel, like
 pipelining on a session), and the events are handed back in the order the sentences were sent.
 The response's PayloadParts do not align with the server's audio chunks, so they are re-buffered
-to whole samples before they are passed on.
+to whole samples before they are passed on. With ``marks`` on, the response is newline-delimited JSON
+(each chunk's audio in base64 with its words), re-buffered to whole lines instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import json
 import threading
 from collections import deque
@@ -26,6 +29,7 @@ from kokoro_core.protocol import (
     Configured,
     Done,
     Error,
+    Marks,
     Ready,
     Speak,
     SpeakRequest,
@@ -59,6 +63,37 @@ class PayloadRebuffer:
         """The end of the response: a dangling part-sample means the stream was cut."""
         if self._carry:
             raise TransportClosed(f"the response ended inside a sample ({len(self._carry)} stray bytes)")
+        return b""
+
+
+class NdjsonReader:
+    """Joins PayloadParts cut anywhere into the NDJSON response's lines: each chunk as its marks and audio."""
+
+    def __init__(self, utterance_id: str) -> None:
+        self._utterance_id = utterance_id
+        self._carry = b""
+
+    def feed(self, data: bytes) -> list[Event]:
+        *lines, self._carry = (self._carry + data).split(b"\n")
+        events: list[Event] = []
+        for line in filter(None, (line.strip() for line in lines)):
+            try:
+                document = json.loads(line)
+                if document.get("type") != "chunk":
+                    continue  # "done", or a line type this client does not know
+                audio = base64.b64decode(document["audio"], validate=True)
+                marks = Marks(id=self._utterance_id, words=document.get("words", []))
+            except (ValueError, KeyError, TypeError, binascii.Error) as error:
+                raise TransportClosed(f"the response has a line this client cannot read: {error}") from None
+            if marks.words:
+                events.append(Control(marks))
+            events.append(Audio(audio))
+        return events
+
+    def finish(self) -> bytes:
+        """The end of the response: a dangling part-line means the stream was cut."""
+        if self._carry.strip():
+            raise TransportClosed(f"the response ended inside a line ({len(self._carry)} stray bytes)")
         return b""
 
 
@@ -121,6 +156,7 @@ class SageMakerPostTransport:
             "sample_rate": options.sample_rate or DEFAULT_RATES[encoding],
             "normalize": True if options.normalize is None else options.normalize,
             "lexicon_entries": len(options.lexicon or {}),
+            "marks": bool(options.marks),
         }
 
     async def receive(self) -> Event:
@@ -156,7 +192,11 @@ class SageMakerPostTransport:
                 request.cancel.set()  # the event loop is gone: nobody is listening any more
 
         described = self._described(body)
-        rebuffer = PayloadRebuffer(AudioFormat(described["format"], described["sample_rate"]).sample_bytes)
+        rebuffer: PayloadRebuffer | NdjsonReader = (
+            NdjsonReader(request.id)
+            if body.marks
+            else PayloadRebuffer(AudioFormat(described["format"], described["sample_rate"]).sample_bytes)
+        )
         arguments = {
             "EndpointName": self.endpoint_name,
             "Body": json.dumps(body.wire()),
@@ -187,10 +227,12 @@ class SageMakerPostTransport:
         self._requests.clear()
 
 
-def stream_events(event: dict[str, Any], rebuffer: PayloadRebuffer) -> list[Event]:
+def stream_events(event: dict[str, Any], rebuffer: PayloadRebuffer | NdjsonReader) -> list[Event]:
     """One event of a boto3 response stream as protocol events."""
     if "PayloadPart" in event:
         data = rebuffer.feed(event["PayloadPart"].get("Bytes", b""))
+        if isinstance(data, list):
+            return data
         return [Audio(data)] if data else []
     for failure in ("ModelStreamError", "InternalStreamFailure"):
         if failure in event:

@@ -3,7 +3,9 @@
     async with Speaker(WebSocketTransport("ws://127.0.0.1:8080/invocations-bidirectional-stream")) as speaker:
         async for chunk in speaker.speak(llm_text_deltas()):
             play(chunk.audio)          # 16-bit mono PCM at chunk.sample_rate
-        await speaker.cancel()         # barge-in: nothing of the canceled speech arrives after this returns
+            speaker.played(ms_played)  # optional: how far playback of this reply got
+        heard = await speaker.cancel() # barge-in: nothing of the canceled speech arrives after this returns;
+                                       # heard.text is what the listener heard of the reply
 
 Each sentence is sent the moment it is complete, without waiting for earlier ones to be spoken;
 the server keeps them in order (and a sentence refused as busy and sent again is still heard in
@@ -19,7 +21,7 @@ import itertools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 
 from kokoro_core.protocol import (
     Cancel,
@@ -28,13 +30,14 @@ from kokoro_core.protocol import (
     Configured,
     Done,
     Error,
+    Marks,
     Ready,
     Speak,
     Start,
     validate_client_message,
 )
 
-from .reply import AudioChunk, PendingSentence, Reply
+from .reply import AudioChunk, Heard, PendingSentence, Reply
 from .transport import Audio, Control, Event, ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
 
 log = logging.getLogger(__name__)
@@ -54,12 +57,17 @@ class Speaker:
         format: str = "pcm16",
         sample_rate: int | None = None,
         normalize: bool | None = None,
+        marks: bool = True,
+        playback_position: Callable[[], float] | None = None,
         timeout: float = 30.0,
         max_reconnects: int = 3,
         reconnect_delay: float = 0.2,
     ) -> None:
+        """``marks``: ask for word times (``AudioChunk.words``; ``cancel`` then knows the words heard).
+        ``playback_position``: called at ``cancel``, it returns how many ms of the current reply's audio
+        the listener has heard (or call ``played`` as playback goes)."""
         self._transport = transport
-        given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize}
+        given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize, "marks": marks}
         # A setting no server takes is refused here (ProtocolError, with the protocol's code); one this
         # server does not have (a voice) when the session opens (ServerError).
         configure = {"type": "configure", "format": format} | {k: v for k, v in given.items() if v is not None}
@@ -83,6 +91,8 @@ class Speaker:
         self.ready: Ready | None = None
         self.reconnects = 0
         self._progress_at = time.monotonic()
+        self._reply: Reply | None = None  # the latest turn: the one a playback position is about
+        self._playback_position = playback_position
 
     async def __aenter__(self) -> Speaker:
         await self.open()
@@ -117,7 +127,22 @@ class Speaker:
         """A new turn; feed it text and iterate its audio."""
         if self._failure is not None:
             raise self._failure
-        return Reply(self)
+        self._reply = Reply(self)
+        return self._reply
+
+    def played(self, position_ms: float) -> None:
+        """The listener has heard ``position_ms`` of the current reply's audio (from its first chunk)."""
+        if self._reply is not None:
+            self._reply.played(position_ms)
+
+    def heard(self, position_ms: float | None = None) -> Heard:
+        """What the listener has heard of the current reply, by ``position_ms`` if given, else by the
+        playback position the application gave (``played``, ``playback_position``), else by what was delivered."""
+        if self._reply is None:
+            return Heard()
+        if position_ms is None and self._playback_position is not None:
+            position_ms = self._playback_position()
+        return self._reply.heard(position_ms)
 
     async def speak(self, text: str | AsyncIterable[str]) -> AsyncIterator[AudioChunk]:
         """Speak a whole text or a stream of deltas; yield the audio in spoken order."""
@@ -140,8 +165,13 @@ class Speaker:
             if not feeder.done():
                 feeder.cancel()
 
-    async def cancel(self) -> None:
-        """Barge-in: drop everything queued or playing; no audio of it is delivered after this returns."""
+    async def cancel(self) -> Heard:
+        """Barge-in: drop everything queued or playing; no audio of it is delivered after this returns.
+
+        Returns what the listener heard of the current reply: up to the playback position if one is
+        known (``played``, ``playback_position``), else all the audio delivered so far; word by word
+        with marks, else whole sentences."""
+        heard = self.heard()
         for utterance in self._pending.values():
             utterance.reply._cancel()
         self._pending.clear()
@@ -151,6 +181,7 @@ class Speaker:
             await self._transport.send(Cancel())
         except TransportClosed:
             pass  # nothing is pending any more, so a reconnect will not re-send it
+        return heard
 
     async def close(self) -> None:
         """Wait for queued audio to be delivered, then close the session."""
@@ -181,6 +212,7 @@ class Speaker:
         if self._failure is not None:
             raise self._failure
         utterance = PendingSentence(next(self._ids), text, reply)
+        reply._sent(utterance.id, text)
         if not self._pending:
             self._progress_at = time.monotonic()  # the wait for this one starts now
         self._pending[utterance.id] = utterance
@@ -267,6 +299,8 @@ class Speaker:
                     utterance.received = 0
                     if utterance.first_chunk_chars is None:
                         utterance.first_chunk_chars = message.first_chunk_chars
+            case Marks() if utterance is not None:
+                utterance.words = tuple(message.words)  # for the audio frame that follows
             case Done() if utterance is not None:
                 self._finish(utterance)
             case Error():
@@ -279,9 +313,11 @@ class Speaker:
         overlap = max(0, min(len(data), utterance.skip - utterance.received))
         utterance.received += len(data)
         fresh = data[overlap:]
+        words, utterance.words = utterance.words, ()
         if fresh:
             utterance.delivered += len(fresh)
-            utterance.held.append(AudioChunk(utterance.id, utterance.text, fresh, self.format, self.sample_rate))
+            chunk = AudioChunk(utterance.id, utterance.text, fresh, self.format, self.sample_rate, words)
+            utterance.held.append(chunk)
             self._release_in_order()
 
     def _on_error(self, message: Error, utterance: PendingSentence | None) -> None:
@@ -322,7 +358,7 @@ class Speaker:
             if not head.complete:
                 break
             del self._pending[head.id]
-            head.reply._utterance_finished()
+            head.reply._utterance_finished(head.id)
         self._update_idle()
 
     def _fail_pending(self, error: BaseException) -> None:

@@ -43,15 +43,16 @@ def durations_tensor(graph: onnx.GraphProto) -> str:
     """The name of the per-token frame counts in ``graph``; raises ``NoDurations`` if it has none."""
     for output in graph.output:
         if output.name in KNOWN_OUTPUTS:
-            return output.name
+            return str(output.name)
     producer = {name: node for node in graph.node for name in node.output}
-    found = [node.input[0] for node in graph.node if node.op_type == "CumSum" and _from_rounding(node.input[0], producer)]
+    cumulative = (node for node in graph.node if node.op_type == "CumSum")
+    found = [node.input[0] for node in cumulative if _from_rounding(node.input[0], producer)]
     if len(found) != 1:
         raise NoDurations(
             f"expected one CumSum over rounded per-token durations in the model's graph, found {len(found)}; "
             f"word times need a Kokoro export with that alignment, or one with a {' or '.join(KNOWN_OUTPUTS)} output"
         )
-    return found[0]
+    return str(found[0])
 
 
 def with_durations(path: Path) -> tuple[bytes, str]:

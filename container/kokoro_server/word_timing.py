@@ -56,7 +56,8 @@ def _bare(words: Sequence[str]) -> list[str]:
 
 
 def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
-    """``text``'s written words with what is said for each; their said words, in order, are what is said for ``text``."""
+    """``text``'s written words with what is said for each; their said words, in order, are what is said
+    for ``text``."""
     tokens = text.split()
     said = reading.said(" ".join(tokens)).split()
     alone = [reading.said(token).split() for token in tokens]
@@ -156,7 +157,9 @@ def align(said_alone: Sequence[str], phoneme_words: Sequence[str]) -> list[Span]
     return spans[::-1]
 
 
-def phoneme_word_spans(phonemes: str, frames: np.ndarray, samples_per_frame: int, known: Callable[[str], bool]) -> list[Span]:
+def phoneme_word_spans(
+    phonemes: str, frames: np.ndarray, samples_per_frame: int, known: Callable[[str], bool]
+) -> list[Span]:
     """Each space-separated word of ``phonemes`` as (start, end) samples, from one inference call's frames.
 
     ``frames`` holds each token's length in frames, the padding token at each end included;
@@ -217,7 +220,8 @@ def spread(words: Sequence[WrittenWord], audio_length: int) -> list[TimedWord]:
 
 
 def _time(position: float, spans: Sequence[Span], at_end: bool) -> float:
-    """The time at a fractional word position: a whole position is a word's start, or as an end, the word before's end."""
+    """The time at a fractional word position: a whole position is a word's start, or as an end, the end
+    of the word before."""
     index = int(position)
     if at_end and index == position and index > 0:
         index -= 1
@@ -245,7 +249,6 @@ def time_words(
         return spread(words, audio_length)
     places = align(alone(said) if len(said) != len(phoneme_words) else said, phoneme_words)
     spans = [
-        (_time(a, phoneme_spans, at_end=False) - shift, _time(b, phoneme_spans, at_end=True) - shift)
-        for a, b in places
+        (_time(a, phoneme_spans, at_end=False) - shift, _time(b, phoneme_spans, at_end=True) - shift) for a, b in places
     ]
     return word_times(words, spans, audio_length)

@@ -57,7 +57,8 @@ def test_cutting_the_audio_at_the_marks_gives_each_spoken_digit(server, voice: s
     grammar.write_text(f"#JSGF V1.0;\ngrammar digit;\npublic <digit> = ( {' | '.join(DIGIT_NAMES)} ) ;\n")
     events, words, _ = speak_with_marks(server, DIGITS, voice=voice)
     audio = np.frombuffer(audio_of(events), dtype="<i2").astype(np.float32) / 32768
-    digits = [(word, DIGIT_NAMES[int(word["text"].strip(".,"))]) for word in words if word["text"].strip(".,").isdigit()]
+    numbers = [(word, word["text"].strip(".,")) for word in words]
+    digits = [(word, DIGIT_NAMES[int(number)]) for word, number in numbers if number.isdigit()]
     assert len(digits) == 12
 
     def clip(word: dict) -> np.ndarray:

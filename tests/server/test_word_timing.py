@@ -9,6 +9,7 @@ from kokoro_core.lexicon import parse_lexicon
 from kokoro_server.fake_engine import PHONEME_SYMBOLS
 from kokoro_server.text import ENGLISH, VoiceReading
 from kokoro_server.word_timing import (
+    LEAD_FRAMES,
     WrittenWord,
     align,
     phoneme_word_spans,
@@ -71,11 +72,12 @@ def test_a_said_word_split_in_two_spans_both_phoneme_words() -> None:
 def test_phoneme_word_spans_follow_token_frames_and_skip_pauses() -> None:
     phonemes = "hə lˈoʊ, wˈɜːld."
     known = set(phonemes)
-    # one frame per token, three for the comma's pause, padding of 2 frames at each end
-    frames = np.array([2] + [3 if c == "," else 1 for c in phonemes] + [2])
+    # one frame per token, three for the comma's pause, padding of 5 frames at each end
+    frames = np.array([5] + [3 if c == "," else 1 for c in phonemes] + [5])
     spans = phoneme_word_spans(phonemes, frames, 600, known.__contains__)
     assert len(spans) == 3
-    assert spans[0] == (2 * 600, 4 * 600)  # "hə" starts after the padding, two tokens long
+    # "hə" starts after the padding, two tokens long, moved earlier to where the decoder's sound is
+    assert spans[0] == ((5 - LEAD_FRAMES) * 600, (7 - LEAD_FRAMES) * 600)
     assert spans[1][1] < spans[2][0] - 3 * 600  # the comma's pause belongs to no word
     assert all(a <= b for a, b in spans)
 

@@ -2,9 +2,11 @@
 
 Payload: ``{"prompt": "...", "mode": "stream" | "batch"}`` starts a turn and streams its events
 (server-sent events, one JSON object each: ``timing``, ``text``, ``audio``, then ``done``);
-``{"action": "cancel"}`` in the same runtime session is barge-in: the running turn stops speaking at
-once and ends with ``canceled``. AgentCore routes every request of a session to the same instance
-of this app, so a session's conversation, speech connection and running turn live here.
+``{"action": "cancel", "played_ms": N}`` in the same runtime session is barge-in: the running turn
+stops speaking at once and ends with ``canceled``, which says what the user heard (the audio up to
+``played_ms``, or without it all audio sent); the conversation keeps only that of the answer.
+AgentCore routes every request of a session to the same instance of this app, so a session's
+conversation, speech connection and running turn live here.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import Transport
 from kokoro_stream.websocket_transport import WebSocketTransport
 
+from .memory import keep_heard
 from .scripted_model import ScriptedModel
 from .settings import AgentSettings
 from .turn import Mode, VoiceTurn
@@ -40,6 +43,7 @@ class TurnRequest(BaseModel):
     action: Literal["speak", "cancel"] = "speak"
     prompt: str | None = Field(None, min_length=1)
     mode: Mode = "stream"
+    played_ms: float | None = Field(None, ge=0)  # with a cancel: how much of the turn's audio was played
 
 
 @dataclass
@@ -87,7 +91,7 @@ def build_app(
             request = TurnRequest.model_validate(payload)
         except ValidationError as problem:
             details = "; ".join(f"{item.where or 'body'}: {item.message}" for item in problems(problem))
-            allowed = '{"prompt": "...", "mode": "stream" | "batch"} or {"action": "cancel"}'
+            allowed = '{"prompt": "...", "mode": "stream" | "batch"} or {"action": "cancel", "played_ms": 1200}'
             return error(400, "invalid_payload", f"{details}; send {allowed}")
         session_id = getattr(context, "session_id", None) or LOCAL_SESSION
         if request.action == "cancel":
@@ -95,10 +99,10 @@ def build_app(
             turn = session.turn if session is not None else None
             if turn is None:
                 return {"type": "idle"}
-            await turn.cancel()
+            await turn.cancel(request.played_ms)
             # Every audio event of the turn was handed out before this answer: a caller can check
             # that nothing of the canceled speech reaches it after the cancel.
-            return {"type": "canceled", "audio_events": turn.audio_events}
+            return {"type": "canceled", "audio_events": turn.audio_events, "heard_text": turn.heard.text}
         if request.prompt is None:
             return error(400, "invalid_payload", 'a turn needs a "prompt": {"prompt": "Hello"}')
         if len(request.prompt) > settings.max_prompt_chars:
@@ -119,13 +123,15 @@ def build_app(
             )
         stop = threading.Event()
         session.turn = VoiceTurn(llm_text(session.agent, request.prompt, stop), session.speaker, request.mode, stop.set)
-        return stream_turn(session, session.turn)
+        return stream_turn(session, session.turn, len(session.agent.messages))
 
-    async def stream_turn(session: VoiceSession, turn: VoiceTurn) -> AsyncIterator[dict[str, Any]]:
+    async def stream_turn(session: VoiceSession, turn: VoiceTurn, turn_start: int) -> AsyncIterator[dict[str, Any]]:
         try:
             async for event in turn.events():
                 yield event
         finally:
+            if turn.canceled:  # the conversation goes on from what the user heard
+                keep_heard(session.agent.messages, turn_start, turn.heard.text)
             session.turn = None
 
     return app

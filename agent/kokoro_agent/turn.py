@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kokoro_core.audio_format import AudioFormat
+from kokoro_stream.reply import Heard
 from kokoro_stream.speaker import Speaker
 
 Mode = Literal["stream", "batch"]
@@ -51,6 +52,7 @@ class VoiceTurn:
         self.mode = mode
         self.timing = Timing()
         self.canceled = False
+        self.heard = Heard()  # after a cancel: what the listener heard of the answer
         self.audio_events = 0  # audio events handed to the caller so far
         self._out: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -99,16 +101,23 @@ class VoiceTurn:
             "sample_rate": self.speaker.sample_rate,
             "text": "".join(spoken_text),
         }
+        if self.canceled:
+            summary |= {"heard_text": self.heard.text, "heard_ms": round(self.heard.heard_ms, 1)}
         yield {"type": "canceled" if self.canceled else "done", **summary}
 
-    async def cancel(self) -> None:
-        """Barge-in: stop reading the LLM, drop queued and playing speech, end the event stream."""
+    async def cancel(self, played_ms: float | None = None) -> None:
+        """Barge-in: stop reading the LLM, drop queued and playing speech, end the event stream.
+
+        ``played_ms``: how much of the turn's audio the caller had played; without it, all audio
+        handed out counts as heard."""
         if self.canceled:
             return
         self.canceled = True
         if self.stop_text is not None:
             self.stop_text()  # the text source stops itself, leaving its state consistent
-        await self.speaker.cancel()
+        if played_ms is not None:
+            self.speaker.played(played_ms)
+        self.heard = await self.speaker.cancel()
         self._out.put_nowait(_END)  # wakes events(), which sees the cancel and stops
 
     async def _stop(self) -> None:
@@ -153,15 +162,16 @@ class VoiceTurn:
                 step = audio_format.bytes_per_second * AUDIO_EVENT_MS // 1000
                 for start in range(0, len(chunk.audio), step):
                     piece = chunk.audio[start : start + step]
-                    self._out.put_nowait(
-                        {
-                            "type": "audio",
-                            "seq": seq,
-                            "sentence": chunk.text,
-                            "bytes": len(piece),
-                            "audio": base64.b64encode(piece).decode("ascii"),
-                        }
-                    )
+                    event = {
+                        "type": "audio",
+                        "seq": seq,
+                        "sentence": chunk.text,
+                        "bytes": len(piece),
+                        "audio": base64.b64encode(piece).decode("ascii"),
+                    }
+                    if start == 0 and chunk.words:  # the chunk's word marks, with its first piece
+                        event["words"] = [word.model_dump() for word in chunk.words]
+                    self._out.put_nowait(event)
                     seq += 1
         except asyncio.CancelledError:
             raise

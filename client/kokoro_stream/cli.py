@@ -43,6 +43,9 @@ def say(
         bool, typer.Option(help="Say amounts, dates, times and codes in words (--no-normalize: as espeak reads them).")
     ] = True,
     out: Annotated[Path, typer.Option(help="Where to write the audio.")] = Path("say.wav"),
+    captions: Annotated[
+        Path | None, typer.Option(help="Also write subtitles timed to the audio, from word marks: a .srt or .vtt file.")
+    ] = None,
     tokens_per_second: Annotated[
         float | None, typer.Option(help="Replay the text as a simulated LLM stream at this rate.")
     ] = None,
@@ -62,6 +65,8 @@ def say(
         raise typer.BadParameter("nothing to say: give TEXT or pipe it in", param_hint="TEXT")
     if format not in ("pcm16", "mulaw"):
         raise typer.BadParameter(f"{format!r}: choose pcm16 or mulaw", param_hint="--format")
+    if captions is not None and captions.suffix.lower() not in (".srt", ".vtt"):
+        raise typer.BadParameter(f"{captions.name}: give a .srt or .vtt file", param_hint="--captions")
 
     async def run() -> Spoken:
         speaker = Speaker(
@@ -70,6 +75,7 @@ def say(
             speed=speed,
             format=format,
             normalize=None if normalize else False,
+            marks=captions is not None,
         )
         async with speaker as s:
             return await speak(s, text, tokens_per_second)
@@ -86,6 +92,11 @@ def say(
         f"time to first audio {spoken.first_audio_s * 1000:.0f} ms, total {spoken.total_s:.2f} s, "
         f"{spoken.audio_s:.2f} s of audio in {spoken.sentences} sentence(s) → {out}"
     )
+    if captions is not None:
+        from .captions import write_captions
+
+        cues = write_captions(spoken.words, captions)
+        typer.echo(f"{cues} caption(s) → {captions}")
 
 
 def _transport(url: str, endpoint: str | None, region: str | None, kind: str) -> Transport:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from kokoro_core.audio_format import AudioFormat
 
+from .captions import TimedText, reply_words
+from .reply import AudioChunk
 from .speaker import Speaker
 
 # LLM tokens average about four characters of English; this cuts text the same way.
@@ -41,6 +43,7 @@ class Spoken:
     first_audio_s: float
     total_s: float
     sentences: int
+    words: tuple[TimedText, ...] = ()  # with marks: each word, timed from the first sample
 
     @property
     def audio_s(self) -> float:
@@ -63,19 +66,20 @@ async def speak(
         source = simulated_llm(text, tokens_per_second) if tokens_per_second else text
     first_audio = None
     audio = bytearray()
-    texts = set()
+    chunks: list[AudioChunk] = []
     async for chunk in speaker.speak(source):
         if first_audio is None:
             first_audio = time.perf_counter() - started
         audio += chunk.audio
-        texts.add(chunk.utterance_id)
+        chunks.append(chunk)
     return Spoken(
         bytes(audio),
         speaker.sample_rate,
         speaker.format,
         first_audio if first_audio is not None else float("nan"),
         time.perf_counter() - started,
-        len(texts),
+        len({chunk.utterance_id for chunk in chunks}),
+        tuple(reply_words(chunks)),
     )
 
 

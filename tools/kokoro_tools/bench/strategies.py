@@ -119,8 +119,8 @@ async def engine(target: Target, text: str, tokens_per_second: float) -> Timelin
     producer = asyncio.create_task(produce())
     while (sentence := await sentences.get()) is not None:
         for chunk in chunk_text(sentence, reading=VoiceReading(language_of(target.voice))):
-            audio = await asyncio.to_thread(target.engine.synthesize, chunk, target.voice)
-            timeline.add(time.perf_counter() - started, 2 * len(audio))
+            speech = await asyncio.to_thread(target.engine.synthesize, chunk, target.voice)
+            timeline.add(time.perf_counter() - started, 2 * len(speech.audio))
     await producer
     return timeline
 

@@ -80,6 +80,10 @@ def mapping_cost(engine: Engine, sentences: list[str]) -> dict[str, float]:
     return {"synthesis_s": round(synth, 3), "word_mapping_s": round(mapping, 4), "share": round(mapping / synth, 4)}
 
 
+def paired_ratio(on: list[float], off: list[float]) -> float:
+    return round(statistics.median(a / b for a, b in zip(on, off, strict=True)), 3)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model-dir", type=Path)
@@ -119,9 +123,7 @@ def main() -> None:
             "sentences": len(sentences),
             "ttfa_ms_median": medians,
             "ttfa_on_over_off_paired_median": {
-                route: round(
-                    statistics.median(on / off for on, off in zip(samples[f"{key}_on"], samples[f"{key}_off"])), 3
-                )
+                route: paired_ratio(samples[f"{key}_on"], samples[f"{key}_off"])
                 for route, key in (("websocket", "ws"), ("post", "post"))
             },
             "word_mapping_vs_synthesis": mapping_cost(engine, sentences),

@@ -47,3 +47,7 @@ def test_the_float_graph_has_no_integer_operators_left(tmp_path: Path, embedded_
     assert all(
         weights[name].data_type == onnx.TensorProto.FLOAT for node in rebuilt for name in node.input if name in weights
     )
+    # The fp32 architecture keeps the duration predictor's alignment, so word marks work on it too.
+    from kokoro_server.durations import durations_tensor
+
+    assert durations_tensor(graph) == "/encoder/Gather_output_0"

@@ -191,6 +191,7 @@ def test_fragmented_message_is_reassembled(server, idle_after):
         "sample_rate": 24000,
         "normalize": True,
         "lexicon_entries": 0,
+        "marks": False,
     }
 
 
@@ -214,6 +215,7 @@ def test_configure_sets_session_defaults(server, idle_after):
         "sample_rate": 8000,
         "normalize": True,
         "lexicon_entries": 0,
+        "marks": False,
     }
     assert plausible_duration("Configured once.", len(mulaw) / 8000)
     assert plausible_duration("Overridden here.", len(pcm) / 2 / 16000)

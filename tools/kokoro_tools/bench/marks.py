@@ -1,6 +1,7 @@
 """What word marks cost: time to first audio with marks on and off, side by side in one run.
 
-    uv run python -m kokoro_tools.bench.marks [--model-dir DIR] [--rounds 5] [--out docs/bench/marks.json]
+    uv run python -m kokoro_tools.bench.marks [--model-dir DIR] [--rounds 5] [--replies 12] \
+        [--out docs/bench/marks.json]
 
 Starts `python -m kokoro_server serve` as SageMaker would, then for the first sentence of every corpus
 reply alternates the same request with marks off and on, over the WebSocket session and over POST,
@@ -16,8 +17,6 @@ import argparse
 import asyncio
 import json
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -30,9 +29,8 @@ from kokoro_server.engine import Engine
 from kokoro_server.text import VoiceReading
 from kokoro_server.word_timing import align, written_words
 from kokoro_tools.corpus import AGENT_REPLIES
-from kokoro_tools.ports import free_port
 
-from .server_overhead import emit, wait_ready
+from .server_overhead import emit, serving, wait_ready
 
 VOICE = "af_heart"
 
@@ -88,21 +86,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model-dir", type=Path)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--replies", type=int, default=12, help="how many corpus replies (from the first)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.model_dir is None:
         from kokoro_server.embedded_model import model_directory
 
         args.model_dir = model_directory()
-    replies = [json.loads(line)["text"] for line in AGENT_REPLIES.read_text().splitlines()]
+    replies = [json.loads(line)["text"] for line in AGENT_REPLIES.read_text().splitlines()[: args.replies]]
     sentences = [split_sentences(reply)[0] for reply in replies]
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "kokoro_server", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    server = subprocess.Popen([*command, "--model-dir", str(args.model_dir)], stdout=subprocess.DEVNULL)
     samples: dict[str, list[float]] = {"ws_off": [], "ws_on": [], "post_off": [], "post_on": []}
-    try:
+    with serving(args.model_dir) as (url, server):
         asyncio.run(wait_ready(url, server))
         for _ in range(args.rounds):
             for sentence in sentences:  # off and on back to back, in alternating order
@@ -110,9 +105,6 @@ def main() -> None:
                     key = "on" if marks else "off"
                     samples[f"ws_{key}"].append(asyncio.run(ws_first_audio(url, sentence, marks)))
                     samples[f"post_{key}"].append(asyncio.run(post_first_audio(url, sentence, marks)))
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
     engine = Engine(args.model_dir, verify_directory(args.model_dir))
     engine.warm_up()
     medians = {name: round(statistics.median(values) * 1000, 1) for name, values in samples.items()}

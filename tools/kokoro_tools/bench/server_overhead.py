@@ -21,6 +21,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import aiohttp
@@ -72,6 +74,20 @@ async def ws_first_audio(url: str) -> float:
         return first
 
 
+@contextmanager
+def serving(model_dir: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`python -m kokoro_server serve` on a free port, started as SageMaker starts it and stopped with
+    SIGTERM on exit: its URL and process (not yet ready: see ``wait_ready``)."""
+    port = free_port()
+    command = [sys.executable, "-m", "kokoro_server", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    server = subprocess.Popen([*command, "--model-dir", str(model_dir)], stdout=subprocess.DEVNULL)
+    try:
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+
 def emit(result: dict, out: Path | None) -> None:
     """Print the result as JSON, and write it to ``out`` when given."""
     text = json.dumps(result, indent=2)
@@ -92,12 +108,8 @@ def main() -> None:
 
         args.model_dir = model_directory()
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "kokoro_server", "serve", "--host", "127.0.0.1", "--port", str(port)]
     started = time.perf_counter()
-    server = subprocess.Popen([*command, "--model-dir", str(args.model_dir)], stdout=subprocess.DEVNULL)
-    try:
+    with serving(args.model_dir) as (url, server):
         asyncio.run(wait_ready(url, server))
         time_to_ready = time.perf_counter() - started
 
@@ -119,9 +131,6 @@ def main() -> None:
             audio = engine.synthesize(chunk, "af_heart").audio
             synth_seconds += time.perf_counter() - begun
             audio_seconds += len(audio) / SAMPLE_RATE
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
 
     medians = {name: round(1000 * statistics.median(values), 1) for name, values in samples.items()}
     result = {

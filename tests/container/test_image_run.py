@@ -131,7 +131,8 @@ def test_websocket_session_plays_pipelined_utterances_in_order_and_cancels(conta
             url = f"http://127.0.0.1:{container['port']}/invocations-bidirectional-stream"
             ws = await connect(session, url)
             for utterance_id, text in [("u1", "Good morning."), ("u2", "Your order ships today."), ("u3", "Dropped.")]:
-                await ws.send_json({"type": "speak", "id": utterance_id, "text": text})
+                marks = utterance_id == "u2"  # word times: the image exposes the model's durations at load
+                await ws.send_json({"type": "speak", "id": utterance_id, "text": text, "marks": marks})
             await ws.send_json({"type": "cancel", "id": "u3"})
             events = await until(ws, "done", "u2")
             await ws.send_json({"type": "close"})
@@ -145,6 +146,9 @@ def test_websocket_session_plays_pipelined_utterances_in_order_and_cancels(conta
     assert [item for item in control if item[0] in ("start", "done")] == [
         ("start", "u1"), ("done", "u1"), ("start", "u2"), ("done", "u2"),
     ]  # fmt: skip
+    words = [word for event in events if event.type == "marks" for word in event.message["words"]]
+    assert [word["text"] for word in words] == ["Your", "order", "ships", "today."]
+    assert 0 <= words[0]["start_ms"] < words[-1]["end_ms"] <= events[-1].message["audio_ms"] + 25
     assert close_code == 1000
 
 

@@ -7,6 +7,7 @@ voice by more than a few words.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,7 +78,11 @@ def write_captions(words: Iterable[TimedText], path: Path) -> int:
     subtitles = pysubs2.SSAFile()
     timed = cues(words)
     for cue in timed:
-        text = cue.text.replace("\n", r"\N")
-        subtitles.append(pysubs2.SSAEvent(start=round(cue.start_ms), end=round(cue.end_ms), text=text))
-    path.write_text(subtitles.to_string(fmt), encoding="utf-8")
+        # WebVTT cue text is markup: a literal "<" or "&" must be escaped, or players hide or misread it.
+        text = html.escape(cue.text, quote=False) if fmt == "vtt" else cue.text
+        subtitles.append(
+            pysubs2.SSAEvent(start=round(cue.start_ms), end=round(cue.end_ms), text=text.replace("\n", r"\N"))
+        )
+    # Braces are words here, not SSA override tags to strip.
+    path.write_text(subtitles.to_string(fmt, keep_ssa_tags=True), encoding="utf-8")
     return len(timed)

@@ -47,6 +47,14 @@ def test_cues_end_at_sentences_pauses_and_length_and_wrap_to_two_lines() -> None
     assert " ".join(cue.text.replace("\n", " ") for cue in long_cues) == " ".join(["word"] * 30)
 
 
+def test_text_is_kept_as_written_and_escaped_where_the_format_is_markup(tmp_path: Path) -> None:
+    words = [TimedText("Type", 0, 200), TimedText("{name}", 250, 600), TimedText("<b>&", 650, 900)]
+    write_captions(words, tmp_path / "out.srt")
+    write_captions(words, tmp_path / "out.vtt")
+    assert "Type {name} <b>&" in (tmp_path / "out.srt").read_text()
+    assert "Type {name} &lt;b&gt;&amp;" in (tmp_path / "out.vtt").read_text()
+
+
 def test_only_srt_or_vtt_is_written(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"\.srt or \.vtt"):
         write_captions([TimedText("Hi.", 0, 100)], tmp_path / "out.txt")

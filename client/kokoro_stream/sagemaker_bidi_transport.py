@@ -2,15 +2,18 @@
 
 Uses ``aws-sdk-sagemaker-runtime-http2``: HTTP/2 to the region's runtime endpoint on port 8443,
 SigV4 with credentials from the standard chain (environment, profile, container and instance
-roles), which the SDK refreshes before they expire. Every control message goes out as one
-PayloadPart with DataType UTF8; SageMaker hands it to the container as one text frame. Coming
-back, DataType says what a part is (BINARY: audio, UTF8: a control message) — bytes are never
-sniffed — and PARTIAL parts are joined until the COMPLETE one.
+roles), which the SDK refreshes before they expire. The SDK's default HTTP client cannot stream
+both ways at once, so the stream runs on the AWS CRT client; and its HTTP request starts only with
+the first input event, so the session's first message goes out before its ``ready`` is awaited.
+Every control message goes out as one PayloadPart with DataType UTF8; SageMaker hands it to the
+container as one text frame. Coming back, DataType says what a part is (BINARY: audio, UTF8: a
+control message) — bytes are never sniffed — and PARTIAL parts are joined until the COMPLETE one.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from aws_sdk_sagemaker_runtime_http2.client import AsyncSageMakerRuntimeHTTP2Client
@@ -24,8 +27,10 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponseStreamEventInternalStreamFailure,
     ResponseStreamEventModelStreamError,
     ResponseStreamEventPayloadPart,
-    ServiceError,
 )
+from awscrt import io as crt_io
+from smithy_core.exceptions import CallError
+from smithy_http.aio.crt import AWSCRTHTTPClient
 
 from kokoro_core.protocol import ClientMessage, Ready
 
@@ -45,34 +50,67 @@ def request_event(message: ClientMessage) -> RequestStreamEventPayloadPart:
     return RequestStreamEventPayloadPart(value=part)
 
 
+class TrustingCRTClient(AWSCRTHTTPClient):
+    """The CRT HTTP client, trusting the certificate authority in ``ca_file`` instead of the system's
+    (a local stand-in for SageMaker: ``kokoro-stream emulate``). The client offers no TLS setting of
+    its own yet, so its TLS context is replaced."""
+
+    def __init__(self, ca_file: Path) -> None:
+        super().__init__()
+        options = crt_io.TlsContextOptions()
+        options.override_default_trust_store_from_path(ca_filepath=str(ca_file))
+        self._tls_ctx = crt_io.ClientTlsContext(options)
+
+
 class SageMakerBidiTransport:
     def __init__(
-        self, endpoint_name: str, region: str, target_variant: str | None = None, client: Any | None = None
+        self,
+        endpoint_name: str,
+        region: str,
+        target_variant: str | None = None,
+        client: Any | None = None,
+        endpoint_uri: str | None = None,
+        ca_file: Path | None = None,
     ) -> None:
+        """``endpoint_uri`` and ``ca_file`` point the transport elsewhere than the region's runtime
+        endpoint, such as ``kokoro-stream emulate``; ``client`` replaces the SDK client altogether."""
         self.endpoint_name = endpoint_name
         self.region = region
         self.target_variant = target_variant
-        self._client = client
+        self.endpoint_uri = endpoint_uri or runtime_endpoint(region)
+        self.ca_file = ca_file
+        self._given_client = client
+        self._http: AWSCRTHTTPClient | None = None  # the connection of the current session
         self._stream: Any = None
         self._output: Any = None
 
-    def _make_client(self) -> Any:
-        if self._client is None:
-            config = AsyncSageMakerRuntimeHTTP2Config(region=self.region, endpoint_uri=runtime_endpoint(self.region))
-            self._client = AsyncSageMakerRuntimeHTTP2Client(config=config)
-        return self._client
+    async def _sdk_client(self) -> Any:
+        """A client on a new connection for each session: after a stream fails, its pooled HTTP/2
+        connection may be one the other side has given up on, and a stream opened on it never starts."""
+        if self._given_client is not None:
+            return self._given_client
+        self._http = AWSCRTHTTPClient() if self.ca_file is None else TrustingCRTClient(self.ca_file)
+        config = await AsyncSageMakerRuntimeHTTP2Config.resolve(
+            region=self.region, endpoint_uri=self.endpoint_uri, transport=self._http
+        )
+        return AsyncSageMakerRuntimeHTTP2Client(config=config)
 
-    async def connect(self) -> Ready:
+    async def connect(self, hello: ClientMessage) -> Ready:
         await self.close()
         request = InvokeEndpointWithBidirectionalStreamInput(
             endpoint_name=self.endpoint_name, target_variant=self.target_variant
         )
         try:
-            self._stream = await self._make_client().invoke_endpoint_with_bidirectional_stream(request)
+            self._stream = await (await self._sdk_client()).invoke_endpoint_with_bidirectional_stream(request)
+            await self._stream.input_stream.send(request_event(hello))  # this starts the HTTP request
             _, self._output = await self._stream.await_output()
         except (InputValidationError, ModelError) as error:
             raise SpeechError(f"endpoint {self.endpoint_name!r} refused the stream: {error}") from error
-        except (ServiceError, OSError) as error:
+        except CallError as error:
+            if error.fault == "client" and not error.is_retry_safe:  # credentials, region, name: not a network fault
+                raise SpeechError(f"endpoint {self.endpoint_name!r} refused the stream: {error}") from error
+            raise TransportClosed(f"cannot open a stream to endpoint {self.endpoint_name!r}: {error}") from error
+        except OSError as error:
             raise TransportClosed(f"cannot open a stream to endpoint {self.endpoint_name!r}: {error}") from error
         return ready_message(await self.receive(), f"endpoint {self.endpoint_name!r}")
 
@@ -81,7 +119,7 @@ class SageMakerBidiTransport:
             raise TransportClosed("the stream is not open")
         try:
             await self._stream.input_stream.send(request_event(message))
-        except (ServiceError, OSError, RuntimeError) as error:
+        except (CallError, OSError, RuntimeError) as error:
             raise TransportClosed(f"sending failed: {error}") from error
 
     async def receive(self) -> Event:
@@ -93,7 +131,7 @@ class SageMakerBidiTransport:
                 event = await self._output.receive()
             except (InputValidationError, ModelError) as error:
                 raise SpeechError(f"the endpoint failed the stream: {error}") from error
-            except (ServiceError, OSError) as error:
+            except (CallError, OSError) as error:
                 raise TransportClosed(f"the stream failed: {error}") from error
             match event:
                 case None:
@@ -124,5 +162,8 @@ class SageMakerBidiTransport:
         if stream is not None:
             try:
                 await stream.close()
-            except (ServiceError, OSError, RuntimeError):
+            except (CallError, OSError, RuntimeError):
                 pass  # already gone
+        http, self._http = self._http, None
+        if http is not None:
+            await http.close()

@@ -115,10 +115,11 @@ class SageMakerPostTransport:
         self._local: asyncio.Queue[Event | _Wake | None] = asyncio.Queue()
         self._closing = False
 
-    async def connect(self) -> Ready:
+    async def connect(self, hello: ClientMessage) -> Ready:
         await self.close()
         self._closing = False
         self._local = asyncio.Queue()
+        await self.send(hello)  # its answer (``configured``) waits in the queue behind ``ready``
         return Ready(sample_rate=24000, formats=list(FORMATS))
 
     async def send(self, message: ClientMessage) -> None:

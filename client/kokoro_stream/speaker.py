@@ -110,8 +110,7 @@ class Speaker:
         self._receiver = asyncio.create_task(self._receive_loop(), name="kokoro-speaker-receiver")
 
     async def _connect(self) -> None:
-        self.ready = await self._transport.connect()
-        await self._transport.send(self._configure)
+        self.ready = await self._transport.connect(self._configure)
         while True:  # the answer to configure comes before anything else
             event = await asyncio.wait_for(self._transport.receive(), self._timeout)
             if isinstance(event, Control) and isinstance(event.message, Configured):

@@ -66,8 +66,10 @@ def ready_message(event: Event, source: str) -> Ready:
 
 
 class Transport(Protocol):
-    async def connect(self) -> Ready:
-        """Open a session; return the server's ``ready`` message."""
+    async def connect(self, hello: ClientMessage) -> Ready:
+        """Open a session with ``hello`` as its first message (the speaker's ``configure``); return the
+        server's ``ready``. A transport may send ``hello`` before ``ready`` arrives: SageMaker's
+        bidirectional stream starts its HTTP request only with the first event."""
         ...
 
     async def send(self, message: ClientMessage) -> None:

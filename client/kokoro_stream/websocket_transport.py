@@ -18,7 +18,7 @@ class WebSocketTransport:
         self._http: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
 
-    async def connect(self) -> Ready:
+    async def connect(self, hello: ClientMessage) -> Ready:
         await self.close()
         self._http = aiohttp.ClientSession(timeout=self._timeout)
         try:
@@ -26,7 +26,9 @@ class WebSocketTransport:
         except (aiohttp.ClientError, OSError) as error:
             await self.close()
             raise TransportClosed(f"cannot open a session at {self.url}: {error}") from error
-        return ready_message(await self.receive(), self.url)
+        ready = ready_message(await self.receive(), self.url)
+        await self.send(hello)
+        return ready
 
     async def send(self, message: ClientMessage) -> None:
         if self._ws is None or self._ws.closed:

@@ -1,0 +1,226 @@
+"""The real clients through `kokoro-stream emulate`: the pinned bidirectional SDK (HTTP/2, TLS, SigV4,
+event streams both ways) and boto3 (event-stream responses), against a real server on the fake engine.
+Nothing is stood in for on the client side; the emulator speaks SageMaker's runtime wire formats.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import aiohttp
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from kokoro_server.fake_engine import FakeEngine
+from kokoro_server.settings import ServerSettings
+from kokoro_stream import (
+    SageMakerBidiTransport,
+    SageMakerPostTransport,
+    ServerError,
+    Speaker,
+    SpeechError,
+    WebSocketTransport,
+)
+from kokoro_stream.reply import AudioChunk
+from kokoro_tools.corpus import AGENT_REPLIES
+from kokoro_tools.emulator import RunningEmulator, emulating
+from tests.fake_server import fake_server
+from tests.local_server import RunningServer
+from tests.server.speech import run
+from tests.tcp_proxy import TcpProxy
+
+ENDPOINT, REGION = "kokoro-tts", "us-east-1"
+REPLIES = [json.loads(line)["text"] for line in AGENT_REPLIES.read_text().splitlines()]
+
+
+@pytest.fixture(autouse=True)
+def credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any credentials sign: the emulator checks the scope of a signature, never the secret."""
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-a-secret")
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[tuple[RunningServer, RunningEmulator]]:
+    with fake_server() as (server, _), emulating(server.url, ENDPOINT, REGION) as emulator:
+        yield server, emulator
+
+
+def bidi(emulator: RunningEmulator, region: str = REGION) -> SageMakerBidiTransport:
+    return SageMakerBidiTransport(ENDPOINT, region, endpoint_uri=emulator.url, ca_file=emulator.ca_file)
+
+
+def runtime(emulator: RunningEmulator, region: str = REGION) -> Any:
+    return boto3.client(
+        "sagemaker-runtime", region_name=region, endpoint_url=emulator.url, verify=str(emulator.ca_file)
+    )
+
+
+async def spoken(transport: Any, text: str, **options: Any) -> list[AudioChunk]:
+    async with Speaker(transport, timeout=20, reconnect_delay=0.05, **options) as speaker:
+        return [chunk async for chunk in speaker.speak(text)]
+
+
+def by_sentence(chunks: list[AudioChunk]) -> list[tuple[str, bytes]]:
+    sentences: dict[str, bytes] = {}
+    for chunk in chunks:
+        sentences[chunk.text] = sentences.get(chunk.text, b"") + chunk.audio
+    return list(sentences.items())
+
+
+def test_the_bidirectional_sdk_speaks_the_corpus_as_the_websocket_does(stack) -> None:
+    server, emulator = stack
+    for text in REPLIES:
+        via_sdk = run(spoken(bidi(emulator), text))
+        direct = run(spoken(WebSocketTransport(server.ws_url), text))
+        assert by_sentence(via_sdk) == by_sentence(direct)
+        assert [c.words for c in via_sdk] == [c.words for c in direct]  # marks cross the stream too
+
+
+async def posted(url: str, sentence: str) -> bytes:
+    async with aiohttp.ClientSession() as http, http.post(f"{url}/invocations", json={"text": sentence}) as response:
+        return await response.read()
+
+
+def test_boto3_streams_the_corpus_as_the_container_answers_it(stack) -> None:
+    server, emulator = stack
+    client = runtime(emulator)
+    for text in REPLIES:
+        via_post = by_sentence(run(spoken(SageMakerPostTransport(ENDPOINT, client), text)))
+        # Each sentence is one POST, laid out as one request is: the same bytes as the route gives directly.
+        assert via_post == [(sentence, run(posted(server.url, sentence))) for sentence, _ in via_post]
+        assert " ".join(sentence for sentence, _ in via_post).split() == text.split()
+
+
+def test_invoke_endpoint_returns_the_containers_answer(stack) -> None:
+    server, emulator = stack
+    body = json.dumps({"text": "Your table is booked for seven.", "format": "wav"})
+    answer = runtime(emulator).invoke_endpoint(EndpointName=ENDPOINT, Body=body, ContentType="application/json")
+
+    async def direct() -> bytes:
+        json_body = {"Content-Type": "application/json"}
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{server.url}/invocations", data=body, headers=json_body) as response,
+        ):
+            return await response.read()
+
+    assert answer["ContentType"] == "audio/wav" and answer["Body"].read() == run(direct())
+
+
+def test_a_container_refusal_is_the_typed_error_on_both_routes(stack) -> None:
+    _, emulator = stack
+    with pytest.raises(ServerError) as over_sdk:
+        run(spoken(bidi(emulator), "Nobody says this.", voice="xx_nobody"))
+    with pytest.raises(ServerError) as over_post:
+        run(spoken(SageMakerPostTransport(ENDPOINT, runtime(emulator)), "Nobody says this.", voice="xx_nobody"))
+    assert over_sdk.value.code == over_post.value.code == "unknown_voice"
+    with pytest.raises(ClientError) as unary:
+        runtime(emulator).invoke_endpoint(EndpointName=ENDPOINT, Body=b'{"text": ""}', ContentType="application/json")
+    assert unary.value.response["Error"]["Code"] == "ModelError"
+    assert (
+        unary.value.response["OriginalStatusCode"] == 400 and "invalid_text" in unary.value.response["OriginalMessage"]
+    )
+
+
+def test_a_wrong_region_an_unsigned_request_or_an_unknown_endpoint_is_refused_as_sagemaker_does(stack) -> None:
+    _, emulator = stack
+    with pytest.raises(ClientError) as wrong_region:
+        runtime(emulator, region="eu-west-1").invoke_endpoint(EndpointName=ENDPOINT, Body=b"Hi.")
+    assert wrong_region.value.response["Error"]["Code"] == "InvalidSignatureException"
+    assert "eu-west-1" in wrong_region.value.response["Error"]["Message"]
+    with pytest.raises(ClientError) as unknown:
+        runtime(emulator).invoke_endpoint(EndpointName="nobody", Body=b"Hi.")
+    assert unknown.value.response["Error"]["Code"] == "ValidationError"
+    with pytest.raises(SpeechError, match="kokoro-tts"):
+        run(spoken(bidi(emulator, region="eu-west-1"), "Hi."))
+
+    async def unsigned() -> tuple[int, str]:
+        async with aiohttp.ClientSession() as http:
+            url = f"{emulator.url}/endpoints/{ENDPOINT}/invocations"
+            async with http.post(url, data=b"Hi.", ssl=_trusting(emulator)) as response:
+                return response.status, response.headers["x-amzn-ErrorType"]
+
+    assert run(unsigned()) == (403, "MissingAuthenticationTokenException")
+
+
+def _trusting(emulator: RunningEmulator) -> Any:
+    import ssl
+
+    return ssl.create_default_context(cafile=str(emulator.ca_file))
+
+
+def test_cancel_over_the_bidirectional_stream_stops_the_audio_and_the_session_goes_on(stack) -> None:
+    _, emulator = stack
+
+    async def scenario() -> tuple[int, list[AudioChunk]]:
+        async with Speaker(bidi(emulator), timeout=20) as speaker:
+            reply = speaker.reply()
+            await reply.feed(REPLIES[1])
+            await reply.end()
+            first = await anext(aiter(reply))
+            await speaker.cancel()
+            after = [chunk async for chunk in reply]  # nothing of the canceled reply follows
+            again = [chunk async for chunk in speaker.speak("And now something short.")]
+            return len(first.audio) + sum(len(c.audio) for c in after), again
+
+    heard, again = run(scenario())
+    assert heard > 0 and again and again[0].text == "And now something short."
+
+
+class FirstChunkOnly(FakeEngine):
+    """Synthesizes the first call, then holds every later one until ``held`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = threading.Event()
+
+    def synthesize(self, text: str, *args: Any, **kwargs: Any):  # type: ignore[no-untyped-def]
+        if self.calls:
+            self.gate = self.held
+        return super().synthesize(text, *args, **kwargs)
+
+
+# Every chunk at most 40 said characters, so each sentence's audio is laid out the same in every run,
+# however the time left to hear falls.
+CHUNKS = {"first_chunk_chars": 40, "max_chunk_chars": 40}
+
+
+def test_a_dropped_container_connection_mid_audio_reconnects_without_loss_or_repeat() -> None:
+    text = REPLIES[1]
+    with fake_server(**CHUNKS) as (reference, _):
+        direct = run(spoken(WebSocketTransport(reference.ws_url), text))
+    engine = FirstChunkOnly()
+    server = RunningServer(ServerSettings(host="127.0.0.1", port=0, **CHUNKS), engine=engine).start(timeout=30)
+
+    async def scenario() -> tuple[list[AudioChunk], int]:
+        async with TcpProxy(server.server.port) as proxy:
+            with emulating(f"http://127.0.0.1:{proxy.port}", ENDPOINT, REGION) as emulator:
+                async with Speaker(bidi(emulator), timeout=20, reconnect_delay=0.05) as speaker:
+                    reply = speaker.reply()
+                    await reply.feed(text)
+                    await reply.end()
+                    chunks = [await anext(aiter(reply))]  # the first chunk is out, the next one held
+                    proxy.drop()  # the container's connection fails mid-reply
+                    engine.held.set()
+                    chunks += [chunk async for chunk in reply]
+                    return chunks, speaker.reconnects
+
+    try:
+        chunks, reconnects = run(scenario())
+    finally:
+        engine.held.set()
+        server.stop()
+    assert reconnects == 1
+    # Nothing lost, nothing twice: every sentence's audio is as long as without the drop, and its words
+    # (each chunk's marks) say it exactly once. The bytes may differ: the chunks after the drop are laid
+    # out for a listener with nothing left to hear.
+    lengths = [(sentence, len(audio)) for sentence, audio in by_sentence(chunks)]
+    assert lengths == [(sentence, len(audio)) for sentence, audio in by_sentence(direct)]
+    for sentence, _ in lengths:
+        assert " ".join(w.text for c in chunks if c.text == sentence for w in c.words) == sentence

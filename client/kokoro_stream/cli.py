@@ -33,6 +33,13 @@ def say(
     ] = "ws://127.0.0.1:8080/invocations-bidirectional-stream",
     endpoint: Annotated[str | None, typer.Option(help="SageMaker endpoint name (stack output EndpointName).")] = None,
     region: Annotated[str | None, typer.Option(help="AWS region of the endpoint.")] = None,
+    endpoint_url: Annotated[
+        str | None,
+        typer.Option(help="With --endpoint: the runtime's URL instead of the region's (kokoro-stream emulate)."),
+    ] = None,
+    ca_file: Annotated[
+        Path | None, typer.Option(help="With --endpoint-url: the certificate authority to trust (its own CA).")
+    ] = None,
     transport: Annotated[
         str, typer.Option(help="With --endpoint: 'bidi' (one session) or 'post' (per sentence).")
     ] = "bidi",
@@ -70,7 +77,7 @@ def say(
 
     async def run() -> Spoken:
         speaker = Speaker(
-            _transport(url, endpoint, region, transport),
+            _transport(url, endpoint, region, transport, endpoint_url, ca_file),
             voice=voice,
             speed=speed,
             format=format,
@@ -99,7 +106,9 @@ def say(
         typer.echo(f"{cues} caption(s) → {captions}")
 
 
-def _transport(url: str, endpoint: str | None, region: str | None, kind: str) -> Transport:
+def _transport(
+    url: str, endpoint: str | None, region: str | None, kind: str, endpoint_url: str | None, ca_file: Path | None
+) -> Transport:
     if endpoint is None:
         from .websocket_transport import WebSocketTransport
 
@@ -113,13 +122,15 @@ def _transport(url: str, endpoint: str | None, region: str | None, kind: str) ->
     if kind == "bidi":
         from .sagemaker_bidi_transport import SageMakerBidiTransport
 
-        return SageMakerBidiTransport(endpoint, region)
+        return SageMakerBidiTransport(endpoint, region, endpoint_uri=endpoint_url, ca_file=ca_file)
     if kind == "post":
         import boto3
 
         from .sagemaker_post_transport import SageMakerPostTransport
 
-        return SageMakerPostTransport(endpoint, boto3.client("sagemaker-runtime", region_name=region))
+        verify = str(ca_file) if ca_file is not None else None
+        client = boto3.client("sagemaker-runtime", region_name=region, endpoint_url=endpoint_url, verify=verify)
+        return SageMakerPostTransport(endpoint, client)
     raise typer.BadParameter(f"{kind!r}: choose bidi or post", param_hint="--transport")
 
 

@@ -6,14 +6,20 @@ Nothing is stood in for on the client side; the emulator speaks SageMaker's runt
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import threading
+import wave
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import boto3
 import pytest
 from botocore.exceptions import ClientError
+from typer.testing import CliRunner
 
 from kokoro_server.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
@@ -25,9 +31,11 @@ from kokoro_stream import (
     SpeechError,
     WebSocketTransport,
 )
+from kokoro_stream.cli import app
 from kokoro_stream.reply import AudioChunk
 from kokoro_tools.corpus import AGENT_REPLIES
 from kokoro_tools.emulator import RunningEmulator, emulating
+from kokoro_tools.ports import free_port
 from tests.fake_server import fake_server
 from tests.local_server import RunningServer
 from tests.server.speech import run
@@ -47,7 +55,8 @@ def credentials(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[tuple[RunningServer, RunningEmulator]]:
-    with fake_server() as (server, _), emulating(server.url, ENDPOINT, REGION) as emulator:
+    # Parts of at most 1000 bytes: most audio frames come as PARTIAL parts and a COMPLETE one.
+    with fake_server() as (server, _), emulating(server.url, ENDPOINT, REGION, max_part_bytes=1000) as emulator:
         yield server, emulator
 
 
@@ -224,3 +233,31 @@ def test_a_dropped_container_connection_mid_audio_reconnects_without_loss_or_rep
     assert lengths == [(sentence, len(audio)) for sentence, audio in by_sentence(direct)]
     for sentence, _ in lengths:
         assert " ".join(w.text for c in chunks if c.text == sentence for w in c.words) == sentence
+
+
+@pytest.mark.parametrize("kind", ["bidi", "post"])
+def test_say_reaches_an_endpoint_through_the_emulator(stack, tmp_path: Path, kind: str) -> None:
+    _, emulator = stack
+    out = tmp_path / "say.wav"
+    endpoint = ["--endpoint", ENDPOINT, "--region", REGION, "--endpoint-url", emulator.url]
+    arguments = ["say", "Hello from the endpoint.", *endpoint, "--ca-file", str(emulator.ca_file), "--transport", kind]
+    result = CliRunner().invoke(app, [*arguments, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    with wave.open(str(out)) as audio:
+        assert audio.getnframes() > 0.5 * audio.getframerate()
+
+
+def test_the_emulate_command_serves_until_interrupted(tmp_path: Path) -> None:
+    port, ca_file = free_port(), tmp_path / "ca.pem"
+    with fake_server() as (server, _):
+        command = "from kokoro_stream.cli import main; main()"
+        arguments = ["emulate", "--url", server.url, "--port", str(port), "--ca-out", str(ca_file)]
+        process = subprocess.Popen([sys.executable, "-c", command, *arguments], stdout=subprocess.PIPE, text=True)
+        try:
+            first_line = process.stdout.readline() if process.stdout else ""
+            assert f"https://127.0.0.1:{port}" in first_line and ca_file.exists()
+            emulator = RunningEmulator(f"https://127.0.0.1:{port}", ca_file)
+            assert run(spoken(bidi(emulator), "Through the command."))
+        finally:
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=20) == 0

@@ -1,24 +1,17 @@
-"""The POST transport: real server output, cut into PayloadParts at random points, re-buffered.
-
-``LocalRuntimeClient`` answers like boto3's ``sagemaker-runtime`` client: it makes the real POST
-/invocations to the local server and yields the body as ``{"PayloadPart": {"Bytes"}}`` events
-whose boundaries fall anywhere, odd byte counts included. No AWS call is made.
-"""
+"""The POST transport's re-buffering, where a test must inject what the emulator does not send:
+PayloadParts cut at arbitrary bytes, odd counts included, and stream failures. Speech over real boto3
+through the emulator is in test_emulator.py."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from kokoro_stream import Speaker, WebSocketTransport
-from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport, stream_events
-from kokoro_stream.transport import Audio, ServerError, TransportClosed
-from kokoro_tools.local_runtime import LocalRuntimeClient
+from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, stream_events
+from kokoro_stream.transport import Audio, TransportClosed
 from tests.server.speech import run
-
-TEXT = "Your balance is twelve dollars. The payment clears tomorrow. Anything else?"
 
 
 def test_rebuffer_returns_whole_samples_whatever_the_cuts(server, idle_after):
@@ -46,35 +39,6 @@ def test_a_response_cut_inside_a_sample_is_a_transport_error():
     assert rebuffer.feed(b"\x01\x02\x03") == b"\x01\x02"
     with pytest.raises(TransportClosed, match="inside a sample"):
         rebuffer.finish()
-
-
-def test_speech_over_post_matches_the_websocket_session(server, idle_after):
-    async def speak(transport) -> list[tuple[str, int]]:
-        async with Speaker(transport) as speaker:
-            chunks = [chunk async for chunk in speaker.speak(TEXT)]
-        totals: dict[str, int] = {}
-        for chunk in chunks:
-            assert len(chunk.audio) % 2 == 0
-            totals[chunk.text] = totals.get(chunk.text, 0) + len(chunk.audio)
-        return list(totals.items())
-
-    client = LocalRuntimeClient(server.url, cut=random.Random(5))
-    via_post = run(speak(SageMakerPostTransport("kokoro-tts", client)))
-    direct = run(speak(WebSocketTransport(server.ws_url)))
-    assert via_post == direct and len(via_post) == 3  # same sentences, same order, same audio
-    assert {call["EndpointName"] for call in client.calls} == {"kokoro-tts"}
-    assert json.loads(client.calls[0]["Body"])["format"] == "pcm16"
-
-
-def test_a_server_error_on_post_surfaces_as_a_typed_error(server, idle_after):
-    async def speak():
-        transport = SageMakerPostTransport("kokoro-tts", LocalRuntimeClient(server.url, cut=random.Random(5)))
-        async with Speaker(transport, voice="xx_nobody") as speaker:
-            return [chunk async for chunk in speaker.speak("Nobody says this.")]
-
-    with pytest.raises(ServerError) as caught:
-        run(speak())
-    assert caught.value.code == "unknown_voice" and "af_heart" in caught.value.message
 
 
 def test_boto3_stream_failures_are_transport_errors():

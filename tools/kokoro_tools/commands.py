@@ -19,6 +19,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(cache_app, name="cache")
     app.command("demo")(demo)
     app.command("bench")(bench)
+    app.command("emulate")(emulate)
 
 
 @cache_app.command("push")
@@ -123,3 +124,33 @@ def bench(
         f"waiting for the full text, {summary['bidi_vs_physical_limit']}x the physical limit; "
         f"server overhead {summary['server_overhead_ratio']}x"
     )
+
+
+def emulate(
+    url: Annotated[str, typer.Option(help="The speech server to stand in front of.")] = "http://127.0.0.1:8080",
+    port: Annotated[int, typer.Option(help="The emulator's HTTPS port (SageMaker's runtime uses 8443).")] = 8443,
+    endpoint_name: Annotated[str, typer.Option(help="The endpoint name clients must use.")] = "kokoro-tts",
+    region: Annotated[str, typer.Option(help="The region clients must sign for.")] = "us-east-1",
+    ca_out: Annotated[Path, typer.Option(help="Where to write the certificate authority clients must trust.")] = Path(
+        "emulator-ca.pem"
+    ),
+) -> None:
+    """A local stand-in for the SageMaker AI runtime in front of a speech server: try client code before deploying."""
+    import shutil
+    import threading
+
+    from .emulator import emulating
+
+    with emulating(url.rstrip("/"), endpoint_name, region, port) as emulator:
+        shutil.copyfile(emulator.ca_file, ca_out)
+        typer.echo(f"SageMaker runtime stand-in for endpoint {endpoint_name!r} ({region}) at {emulator.url} → {url}")
+        typer.echo(f"its certificate authority: {ca_out} (any credentials sign; the signature's scope is checked)")
+        typer.echo(
+            f"  kokoro-stream say 'Hello.' --endpoint {endpoint_name} --region {region} "
+            f"--endpoint-url {emulator.url} --ca-file {ca_out} [--transport post]"
+        )
+        typer.echo("Ctrl-C stops it.")
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass

@@ -96,6 +96,8 @@ class Emulator:
     container: str
     endpoint_name: str = "kokoro-tts"
     region: str = "us-east-1"
+    # Frames larger than this go out as PARTIAL parts and a COMPLETE one, as SageMaker may split them.
+    max_part_bytes: int | None = None
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -175,12 +177,16 @@ class Emulator:
             try:
                 async for frame in ws:
                     if frame.type == aiohttp.WSMsgType.TEXT:
-                        part = payload_part(frame.data.encode(), "UTF8")
+                        data, data_type = frame.data.encode(), "UTF8"
                     elif frame.type == aiohttp.WSMsgType.BINARY:
-                        part = payload_part(frame.data, "BINARY")
+                        data, data_type = frame.data, "BINARY"
                     else:
                         break
-                    await send({"type": "http.response.body", "body": part, "more_body": True})
+                    size = self.max_part_bytes or max(1, len(data))
+                    for start in range(0, max(1, len(data)), size):
+                        completion = "COMPLETE" if start + size >= len(data) else "PARTIAL"
+                        part = payload_part(data[start : start + size], data_type, completion)
+                        await send({"type": "http.response.body", "body": part, "more_body": True})
                 code = ws.close_code or 1006
                 if code != 1000:
                     reason = f"the model container closed the stream with {code}"
@@ -256,7 +262,11 @@ class RunningEmulator:
 
 @contextmanager
 def emulating(
-    container: str, endpoint_name: str = "kokoro-tts", region: str = "us-east-1", port: int = 0
+    container: str,
+    endpoint_name: str = "kokoro-tts",
+    region: str = "us-east-1",
+    port: int = 0,
+    max_part_bytes: int | None = None,
 ) -> Iterator[RunningEmulator]:
     """The emulator on a loopback port, in a background thread, until the block ends."""
     port = port or free_port()
@@ -279,7 +289,8 @@ def emulating(
         async def run() -> None:
             started.set()
             try:
-                await serve(Emulator(container, endpoint_name, region), config, shutdown_trigger=stop.wait)
+                emulator = Emulator(container, endpoint_name, region, max_part_bytes)
+                await serve(emulator, config, shutdown_trigger=stop.wait)
             except Exception:
                 if not stop.is_set():
                     raise

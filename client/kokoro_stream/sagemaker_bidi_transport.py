@@ -32,7 +32,7 @@ from awscrt import io as crt_io
 from smithy_core.exceptions import CallError
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
-from kokoro_core.protocol import ClientMessage, Ready
+from kokoro_core.protocol import ClientMessage, Close, Ready
 
 from .transport import Audio, Event, SpeechError, TransportClosed, control, ready_message
 
@@ -119,6 +119,10 @@ class SageMakerBidiTransport:
             raise TransportClosed("the stream is not open")
         try:
             await self._stream.input_stream.send(request_event(message))
+            if isinstance(message, Close):
+                # Nothing follows a close: end the request now, before the service ends the stream
+                # (ending it after makes the CRT client fail a write it can no longer make).
+                await self._stream.input_stream.close()
         except (CallError, OSError, RuntimeError) as error:
             raise TransportClosed(f"sending failed: {error}") from error
 

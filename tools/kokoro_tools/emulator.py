@@ -49,6 +49,7 @@ _ROUTE = re.compile(
 _CREDENTIAL = re.compile(r"Credential=[^/]+/\d{8}/(?P<region>[^/]+)/(?P<service>[^/]+)/aws4_request")
 EVENT_STREAM = "application/vnd.amazon.eventstream"
 VARIANT = "AllTraffic"
+INPUT_GRACE_SECONDS = 1.0
 
 
 class Refusal(Exception):
@@ -198,6 +199,9 @@ class Emulator:
                         }
                     )
             finally:
+                # A client that closed the session ends its input in a moment: let it, so the stream
+                # ends from both sides instead of being reset under a write.
+                await asyncio.wait([upstream], timeout=INPUT_GRACE_SECONDS)
                 upstream.cancel()
                 await asyncio.gather(upstream, return_exceptions=True)
                 await ws.close()

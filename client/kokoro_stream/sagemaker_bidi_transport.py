@@ -3,8 +3,8 @@
 Uses ``aws-sdk-sagemaker-runtime-http2``: HTTP/2 to the region's runtime endpoint on port 8443,
 SigV4 with credentials from the standard chain (environment, profile, container and instance
 roles), which the SDK refreshes before they expire. The SDK's default HTTP client cannot stream
-both ways at once, so the stream runs on the AWS CRT client; and its HTTP request starts only with
-the first input event, so the session's first message goes out before its ``ready`` is awaited.
+both ways at once, so the stream runs on the AWS CRT client. The session's first message goes out with
+the request, before its ``ready`` arrives: one round trip less to open a session.
 Every control message goes out as one PayloadPart with DataType UTF8; SageMaker hands it to the
 container as one text frame. Coming back, DataType says what a part is (BINARY: audio, UTF8: a
 control message) — bytes are never sniffed — and PARTIAL parts are joined until the COMPLETE one.
@@ -102,7 +102,7 @@ class SageMakerBidiTransport:
         )
         try:
             self._stream = await (await self._sdk_client()).invoke_endpoint_with_bidirectional_stream(request)
-            await self._stream.input_stream.send(request_event(hello))  # this starts the HTTP request
+            await self._stream.input_stream.send(request_event(hello))
             _, self._output = await self._stream.await_output()
         except (InputValidationError, ModelError) as error:
             raise SpeechError(f"endpoint {self.endpoint_name!r} refused the stream: {error}") from error

@@ -68,8 +68,8 @@ def ready_message(event: Event, source: str) -> Ready:
 class Transport(Protocol):
     async def connect(self, hello: ClientMessage) -> Ready:
         """Open a session with ``hello`` as its first message (the speaker's ``configure``); return the
-        server's ``ready``. A transport may send ``hello`` before ``ready`` arrives: SageMaker's
-        bidirectional stream starts its HTTP request only with the first event."""
+        server's ``ready``. A transport may send ``hello`` before ``ready`` arrives (the bidirectional
+        stream does: one round trip less)."""
         ...
 
     async def send(self, message: ClientMessage) -> None:

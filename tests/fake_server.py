@@ -9,9 +9,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from kokoro_server.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
+from kokoro_server.speech_engine import Speech
 from tests.local_server import RunningServer
 
 
@@ -25,3 +27,17 @@ def fake_server(gate: threading.Event | None = None, **settings: object) -> Iter
         if gate is not None:
             gate.set()  # nothing may stay blocked on the gate past the test
         running.stop()
+
+
+class FirstChunkOnly(FakeEngine):
+    """Synthesizes the first call, then holds every later one until the test sets ``held``: a session
+    has sent exactly one chunk's audio for as long as the test needs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = threading.Event()
+
+    def synthesize(self, text: str, *args: Any, **kwargs: Any) -> Speech:
+        if self.calls:
+            self.gate = self.held
+        return super().synthesize(text, *args, **kwargs)

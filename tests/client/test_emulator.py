@@ -9,7 +9,6 @@ import json
 import signal
 import subprocess
 import sys
-import threading
 import wave
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,6 @@ import pytest
 from botocore.exceptions import ClientError
 from typer.testing import CliRunner
 
-from kokoro_server.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
 from kokoro_stream import (
     SageMakerBidiTransport,
@@ -36,7 +34,7 @@ from kokoro_stream.reply import AudioChunk
 from kokoro_tools.corpus import AGENT_REPLIES
 from kokoro_tools.emulator import RunningEmulator, emulating
 from kokoro_tools.ports import free_port
-from tests.fake_server import fake_server
+from tests.fake_server import FirstChunkOnly, fake_server
 from tests.local_server import RunningServer
 from tests.server.speech import run
 from tests.tcp_proxy import TcpProxy
@@ -180,19 +178,6 @@ def test_cancel_over_the_bidirectional_stream_stops_the_audio_and_the_session_go
 
     heard, again = run(scenario())
     assert heard > 0 and again and again[0].text == "And now something short."
-
-
-class FirstChunkOnly(FakeEngine):
-    """Synthesizes the first call, then holds every later one until ``held`` is set."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.held = threading.Event()
-
-    def synthesize(self, text: str, *args: Any, **kwargs: Any):  # type: ignore[no-untyped-def]
-        if self.calls:
-            self.gate = self.held
-        return super().synthesize(text, *args, **kwargs)
 
 
 # Every chunk at most 40 said characters, so each sentence's audio is laid out the same in every run,

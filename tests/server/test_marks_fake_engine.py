@@ -17,7 +17,7 @@ import pytest
 from kokoro_core.protocol import Marks
 from kokoro_server.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
-from tests.fake_server import fake_server
+from tests.fake_server import FirstChunkOnly, fake_server
 from tests.local_server import RunningServer
 from tests.server.speech import Event, audio_of, connect, run, until
 
@@ -90,19 +90,6 @@ def test_marks_are_off_by_default_and_a_speak_may_ask_for_them() -> None:
     assert marked[0].message["marks"] is True
     assert [word["text"] for word in marked[1].message["words"]] == ["Marks", "here."]
     assert refused["code"] == "invalid_marks" and "give true" in refused["message"]
-
-
-class FirstChunkOnly(FakeEngine):
-    """Synthesizes an utterance's first chunk, then holds every later call until the test lets it go."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.held = threading.Event()
-
-    def synthesize(self, text: str, *args: Any, **kwargs: Any):  # type: ignore[no-untyped-def]
-        if self.calls:
-            self.gate = self.held
-        return super().synthesize(text, *args, **kwargs)
 
 
 def test_canceled_says_which_words_had_all_their_audio_sent() -> None:

@@ -16,6 +16,7 @@ import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
@@ -158,6 +159,9 @@ def app_from_settings(settings: AgentSettings) -> BedrockAgentCoreApp:
         if settings.tts_url is not None:
             return WebSocketTransport(settings.tts_url)
         assert settings.tts_endpoint is not None and settings.region is not None  # validated
-        return SageMakerBidiTransport(settings.tts_endpoint, settings.region)
+        ca_file = Path(settings.tts_ca_file) if settings.tts_ca_file else None
+        return SageMakerBidiTransport(
+            settings.tts_endpoint, settings.region, endpoint_uri=settings.tts_endpoint_url, ca_file=ca_file
+        )
 
     return build_app(settings, make_model, make_transport)

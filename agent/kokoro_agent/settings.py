@@ -27,6 +27,10 @@ class AgentSettings(BaseModel):
     first_token_ms: float = Field(300.0, ge=0, le=60_000, description="the scripted reply's first-token delay")
     tts_endpoint: str | None = Field(None, description="SageMaker endpoint name of the speech server")
     tts_url: str | None = Field(None, pattern=r"^wss?://", description="a speech server's WebSocket URL (local runs)")
+    tts_endpoint_url: str | None = Field(
+        None, pattern=r"^https://", description="with TTS_ENDPOINT: a runtime URL other than the region's (an emulator)"
+    )
+    tts_ca_file: str | None = Field(None, description="with TTS_ENDPOINT_URL: the certificate authority to trust")
     region: str | None = None
     voice: str | None = None
     sample_rate: int | None = Field(None, description="8000, 16000, 22050 or 24000")
@@ -46,6 +50,8 @@ class AgentSettings(BaseModel):
             )
         if self.tts_endpoint is not None and self.region is None:
             raise ValueError(f"{ENV_PREFIX}TTS_ENDPOINT needs a region: set AWS_REGION or {ENV_PREFIX}REGION")
+        if self.tts_endpoint_url is not None and self.tts_endpoint is None:
+            raise ValueError(f"{ENV_PREFIX}TTS_ENDPOINT_URL needs {ENV_PREFIX}TTS_ENDPOINT (the endpoint's name)")
         # The speech settings are the protocol's configure: refused at start, as a server would refuse them.
         speech = {"voice": self.voice, "sample_rate": self.sample_rate}
         try:

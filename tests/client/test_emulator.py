@@ -246,3 +246,34 @@ def test_the_emulate_command_serves_until_interrupted(tmp_path: Path) -> None:
         finally:
             process.send_signal(signal.SIGINT)
             assert process.wait(timeout=20) == 0
+
+
+def test_the_agent_speaks_through_the_bidirectional_stream_as_it_would_on_aws(stack) -> None:
+    """The agent's deployed speech path (SageMakerBidiTransport from its settings), here through the emulator."""
+    from kokoro_agent.app import app_from_settings
+    from kokoro_agent.background import BackgroundAgent
+    from kokoro_agent.invoke import run_turn
+    from kokoro_agent.settings import AgentSettings
+
+    _, emulator = stack
+    answer = "Sure. Your refund of $42.97 is on its way."
+    settings = AgentSettings(
+        script=answer,
+        tokens_per_second=200,
+        first_token_ms=10,
+        tts_endpoint=ENDPOINT,
+        region=REGION,
+        tts_endpoint_url=emulator.url,
+        tts_ca_file=str(emulator.ca_file),
+    )
+
+    async def turn(url: str) -> Any:
+        async with aiohttp.ClientSession() as http:
+            return await run_turn(http, url, {"prompt": "Where is my refund?"}, "through-emulator")
+
+    with BackgroundAgent(app_from_settings(settings)) as agent:
+        result = run(turn(agent.url))
+    assert result.summary["type"] == "done" and result.text == answer
+    assert len(result.audio) > 24000  # more than half a second of speech came back through the stream
+    words = [word["text"] for event in result.events if event["type"] == "audio" for word in event.get("words", [])]
+    assert " ".join(words) == answer

@@ -35,7 +35,7 @@ from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 from .durations import NoDurations, with_durations
 from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, Speech, interruptible
 from .text import VoiceReading, language_of, said_phonemes
-from .word_timing import Span, phoneme_word_spans, time_words, until_silent, written_words
+from .word_timing import Span, phoneme_word_spans, phonemes_alone, time_words, until_silent, written_words
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
@@ -47,7 +47,6 @@ FADE_SECONDS = 0.004
 SILENCE_LEVEL = 0.003
 KEEP_LEADING_SECONDS = 0.06
 KEEP_TRAILING_SECONDS = 0.2
-_PUNCTUATION = " .,;:!?—…\"'()“”"
 CudnnAlgoSearch = Literal["HEURISTIC", "DEFAULT", "EXHAUSTIVE"]
 Device = Literal["auto", "cuda", "cpu"]
 
@@ -198,22 +197,11 @@ class Engine:
         spans = until_silent(spans, whole, SILENCE_LEVEL)
         audio = _fade(whole[start:end])
         words = written_words(text, VoiceReading(language_of(voice), normalized, lexicon))
-        alone = partial(self._said_alone, language_of(voice))
+        alone = partial(phonemes_alone, g2p=partial(self._tokenizer.phonemize, lang=language_of(voice)))
         return Speech(audio, tuple(time_words(words, phonemes.split(), spans, alone, len(audio), shift=start)))
 
     def _is_token(self, char: str) -> bool:
         return char in self._tokenizer.vocab
-
-    def _said_alone(self, language: str, words: list[str]) -> list[str]:
-        """Each word's phonemes said alone, in one espeak-ng call: sentence marks between the words keep
-        espeak-ng from running them together. A lexicon's phonemes (between slashes) are taken as written."""
-        plain = [word.strip(_PUNCTUATION) for word in words]
-        asked = [word for word in plain if word and "/" not in word]
-        said = self._tokenizer.phonemize(" . ".join(asked), language).split(".") if asked else []
-        if len(said) != len(asked):
-            return plain  # espeak-ng read the list differently: fall back to the spelling, for lengths
-        phonemes = iter(" ".join(piece.split()) for piece in said)
-        return [word.replace("/", "") if "/" in word or not word else next(phonemes) for word in plain]
 
     def stop(self) -> int:
         """Stop every inference call in flight and refuse new ones; return how many were in flight."""

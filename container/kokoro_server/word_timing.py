@@ -75,9 +75,9 @@ def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
     position, pending = 0, ""
     for index, group in enumerate(groups):
         written = f"{pending} {' '.join(group)}".strip()
-        count = len(reading.said(written).split())
-        own = said[position : position + count]
-        if _bare(own) != _bare(reading.said(written).split()) and index < len(groups) - 1:
+        said_alone = reading.said(written).split()
+        own = said[position : position + len(said_alone)]
+        if _bare(own) != _bare(said_alone) and index < len(groups) - 1:
             pending = written  # said differently alone than in context: try it with the next group
             continue
         own = own if index < len(groups) - 1 else said[position:]
@@ -93,6 +93,18 @@ def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
     if pending and words:
         words[-1] = WrittenWord(f"{words[-1].text} {pending}", words[-1].said + tuple(said[position:]))
     return words
+
+
+def phonemes_alone(words: Sequence[str], g2p: Callable[[str], str]) -> list[str]:
+    """Each said word's phonemes said alone, in one ``g2p`` call: sentence marks between the words keep
+    espeak-ng from running them together. A lexicon's phonemes (between slashes) are taken as written."""
+    plain = [word if "/" in word else word.strip(_PUNCTUATION) for word in words]
+    asked = [word for word in plain if word and "/" not in word]
+    said = g2p(" . ".join(asked)).split(".") if asked else []
+    if len(said) != len(asked):
+        return plain  # espeak-ng read the list differently: fall back to the spelling, for lengths
+    phonemes = iter(" ".join(piece.split()) for piece in said)
+    return [word.replace("/", "") if "/" in word or not word else next(phonemes) for word in plain]
 
 
 def _core(phonemes: str) -> str:

@@ -24,9 +24,11 @@ import asyncio
 import io
 import json
 import re
+import socket
 import ssl
 import tempfile
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -319,9 +321,6 @@ def _quiet_about_closed_tls(loop: asyncio.AbstractEventLoop, context: dict[str, 
 
 
 def _wait_listening(port: int, timeout: float = 10.0) -> None:
-    import socket
-    import time
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with socket.socket() as probe:

@@ -27,7 +27,7 @@ from kokoro_core.model_cache import verify_directory
 from kokoro_core.segmenter import split_sentences
 from kokoro_server.engine import Engine
 from kokoro_server.text import VoiceReading
-from kokoro_server.word_timing import align, written_words
+from kokoro_server.word_timing import align, phonemes_alone, written_words
 from kokoro_tools.corpus import AGENT_REPLIES
 
 from .server_overhead import emit, serving, wait_ready
@@ -72,7 +72,7 @@ def mapping_cost(engine: Engine, sentences: list[str]) -> dict[str, float]:
         said = [word for written in words for word in written.said]
         phoneme_words = engine.phonemize(chunk, VOICE).split()
         if len(said) != len(phoneme_words):
-            said = engine._said_alone("en-us", said)
+            said = phonemes_alone(said, lambda text: engine.phonemize(text, VOICE, normalized=False))
         align(said, phoneme_words)
         mapping += time.perf_counter() - begun
     return {"synthesis_s": round(synth, 3), "word_mapping_s": round(mapping, 4), "share": round(mapping / synth, 4)}

@@ -15,14 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import boto3
 import pytest
 from botocore.exceptions import ClientError
 from typer.testing import CliRunner
 
 from kokoro_server.settings import ServerSettings
 from kokoro_stream import (
-    SageMakerBidiTransport,
     SageMakerPostTransport,
     ServerError,
     Speaker,
@@ -34,21 +32,18 @@ from kokoro_stream.reply import AudioChunk
 from kokoro_tools.corpus import AGENT_REPLIES
 from kokoro_tools.emulator import RunningEmulator, emulating
 from kokoro_tools.ports import free_port
+from tests.client.emulated import ENDPOINT, REGION, any_credentials, bidi, by_sentence, runtime, spoken
 from tests.fake_server import FirstChunkOnly, fake_server
 from tests.local_server import RunningServer
 from tests.server.speech import run
 from tests.tcp_proxy import TcpProxy
 
-ENDPOINT, REGION = "kokoro-tts", "us-east-1"
 REPLIES = [json.loads(line)["text"] for line in AGENT_REPLIES.read_text().splitlines()]
 
 
 @pytest.fixture(autouse=True)
 def credentials(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any credentials sign: the emulator checks the scope of a signature, never the secret."""
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-a-secret")
-    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    any_credentials(monkeypatch)
 
 
 @pytest.fixture(scope="module")
@@ -56,28 +51,6 @@ def stack() -> Iterator[tuple[RunningServer, RunningEmulator]]:
     # Parts of at most 1000 bytes: most audio frames come as PARTIAL parts and a COMPLETE one.
     with fake_server() as (server, _), emulating(server.url, ENDPOINT, REGION, max_part_bytes=1000) as emulator:
         yield server, emulator
-
-
-def bidi(emulator: RunningEmulator, region: str = REGION) -> SageMakerBidiTransport:
-    return SageMakerBidiTransport(ENDPOINT, region, endpoint_uri=emulator.url, ca_file=emulator.ca_file)
-
-
-def runtime(emulator: RunningEmulator, region: str = REGION) -> Any:
-    return boto3.client(
-        "sagemaker-runtime", region_name=region, endpoint_url=emulator.url, verify=str(emulator.ca_file)
-    )
-
-
-async def spoken(transport: Any, text: str, **options: Any) -> list[AudioChunk]:
-    async with Speaker(transport, timeout=20, reconnect_delay=0.05, **options) as speaker:
-        return [chunk async for chunk in speaker.speak(text)]
-
-
-def by_sentence(chunks: list[AudioChunk]) -> list[tuple[str, bytes]]:
-    sentences: dict[str, bytes] = {}
-    for chunk in chunks:
-        sentences[chunk.text] = sentences.get(chunk.text, b"") + chunk.audio
-    return list(sentences.items())
 
 
 def test_the_bidirectional_sdk_speaks_the_corpus_as_the_websocket_does(stack) -> None:

@@ -26,7 +26,7 @@ from strands import Agent
 from strands.models.model import Model
 
 from kokoro_core.validation import problems
-from kokoro_stream.sagemaker_bidi_transport import SageMakerBidiTransport
+from kokoro_stream.endpoint import Endpoint
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import Transport
 from kokoro_stream.websocket_transport import WebSocketTransport
@@ -160,8 +160,6 @@ def app_from_settings(settings: AgentSettings) -> BedrockAgentCoreApp:
             return WebSocketTransport(settings.tts_url)
         assert settings.tts_endpoint is not None and settings.region is not None  # validated
         ca_file = Path(settings.tts_ca_file) if settings.tts_ca_file else None
-        return SageMakerBidiTransport(
-            settings.tts_endpoint, settings.region, endpoint_uri=settings.tts_endpoint_url, ca_file=ca_file
-        )
+        return Endpoint(settings.tts_endpoint, settings.region, settings.tts_endpoint_url, ca_file).bidi()
 
     return build_app(settings, make_model, make_transport)

@@ -1,5 +1,6 @@
 """Kokoro streaming speech client: agent text in, audio out, over one persistent session."""
 
+from .endpoint import Endpoint
 from .reply import AudioChunk, Heard, HeardUtterance, Reply
 from .sagemaker_bidi_transport import SageMakerBidiTransport
 from .sagemaker_post_transport import SageMakerPostTransport
@@ -9,6 +10,7 @@ from .websocket_transport import WebSocketTransport
 
 __all__ = [
     "AudioChunk",
+    "Endpoint",
     "Heard",
     "HeardUtterance",
     "Reply",

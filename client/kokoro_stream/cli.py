@@ -113,24 +113,15 @@ def _transport(
         from .websocket_transport import WebSocketTransport
 
         return WebSocketTransport(url)
-    if region is None:
-        import boto3
+    from .endpoint import Endpoint, configured_region
 
-        region = boto3.session.Session().region_name
-        if region is None:
-            raise typer.BadParameter("no region configured; pass --region", param_hint="--region")
+    if (region := configured_region(region)) is None:
+        raise typer.BadParameter("no region configured; pass --region", param_hint="--region")
+    address = Endpoint(endpoint, region, endpoint_url, ca_file)
     if kind == "bidi":
-        from .sagemaker_bidi_transport import SageMakerBidiTransport
-
-        return SageMakerBidiTransport(endpoint, region, endpoint_uri=endpoint_url, ca_file=ca_file)
+        return address.bidi()
     if kind == "post":
-        import boto3
-
-        from .sagemaker_post_transport import SageMakerPostTransport
-
-        verify = str(ca_file) if ca_file is not None else None
-        client = boto3.client("sagemaker-runtime", region_name=region, endpoint_url=endpoint_url, verify=verify)
-        return SageMakerPostTransport(endpoint, client)
+        return address.post()
     raise typer.BadParameter(f"{kind!r}: choose bidi or post", param_hint="--transport")
 
 

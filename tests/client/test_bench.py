@@ -41,3 +41,25 @@ def test_bench_quick_smoke_run_writes_json_table_and_plots(server, idle_after, t
     assert set(results["summary"]["targets"]) and "bidi session" in (out / "bench.md").read_text()
     for plot in ("ttfa_by_strategy.png", "stall_timeline.png", "concurrency.png"):
         assert (out / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_quick_runs_against_an_endpoint_through_the_emulator(server, idle_after, tmp_path, monkeypatch):
+    """`--endpoint` as on AWS (the SDK's bidirectional stream, boto3's response streams), here through
+    `kokoro-stream emulate` in front of the local server."""
+    from kokoro_tools.emulator import emulating
+    from tests.client.emulated import ENDPOINT, REGION, any_credentials
+
+    any_credentials(monkeypatch)
+    out = tmp_path / "bench"
+    with emulating(server.url, ENDPOINT, REGION) as emulator:
+        endpoint = ["--endpoint", ENDPOINT, "--region", REGION, "--endpoint-url", emulator.url]
+        arguments = ["bench", "--quick", *endpoint, "--ca-file", str(emulator.ca_file), "--levels", "1"]
+        result = CliRunner().invoke(app, [*arguments, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    results = json.loads((out / "bench.json").read_text())
+    assert results["machine"]["target"] == f"SageMaker endpoint {ENDPOINT} ({REGION}) at {emulator.url}"
+    figures = results["replies"]["short-yes"]["by_rate"]["30"]
+    # Every strategy's audio came through the runtime's wire formats: the whole reply, however it was cut
+    # (a POST per sentence trims each sentence's silence, one request the reply's: within 10 %).
+    lengths = [figures[strategy]["audio_s"] for strategy in ("wait_full", "sentence_post", "bidi")]
+    assert min(lengths) > 1 and max(lengths) < 1.1 * min(lengths), lengths

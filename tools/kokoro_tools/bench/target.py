@@ -13,6 +13,7 @@ from kokoro_server.background import BackgroundServer
 from kokoro_server.device import load_engine
 from kokoro_server.engine import Engine
 from kokoro_server.settings import settings_from_env
+from kokoro_stream.endpoint import Endpoint
 
 from ..local_runtime import LocalRuntimeClient
 from .strategies import Target
@@ -30,19 +31,15 @@ def _engine(model_dir: Path | None) -> Engine:
 
 @contextlib.contextmanager
 def open_target(
-    url: str | None, endpoint: str | None, region: str | None, voice: str, model_dir: Path | None = None
+    url: str | None, endpoint: Endpoint | None, voice: str, model_dir: Path | None = None
 ) -> Iterator[tuple[Target, dict[str, str]]]:
     """Yield the target and a description of it; a local server started here is stopped after."""
     engine = _engine(model_dir)
     if endpoint is not None:
-        import boto3
-
-        from kokoro_stream.sagemaker_bidi_transport import SageMakerBidiTransport
-
-        runtime = boto3.client("sagemaker-runtime", region_name=region)
-        region = runtime.meta.region_name
-        target = Target(lambda: SageMakerBidiTransport(endpoint, region), runtime, endpoint, engine, voice)
-        yield target, {"target": f"SageMaker endpoint {endpoint} ({region})", "server_device": "endpoint"}
+        where = f"SageMaker endpoint {endpoint.name} ({endpoint.region})"
+        where += f" at {endpoint.url}" if endpoint.url else ""
+        target = Target(endpoint.bidi, endpoint.runtime_client(), endpoint.name, engine, voice)
+        yield target, {"target": where, "server_device": "endpoint"}
         return
     with contextlib.ExitStack() as stack:
         if url is None:

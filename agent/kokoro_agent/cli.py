@@ -47,6 +47,12 @@ def local(
     tokens_per_second: Annotated[float, typer.Option(help="The scripted LLM's speed.")] = LOCAL_TOKENS_PER_SECOND,
     answer: Annotated[str | None, typer.Option(help="The scripted LLM's answer (default: a sample).")] = None,
     keep_serving: Annotated[bool, typer.Option(help="Keep the agent running for your own requests.")] = False,
+    through_emulator: Annotated[
+        bool,
+        typer.Option(
+            help="Reach the speech server as on AWS: SageMaker's bidirectional stream, through kokoro-stream emulate."
+        ),
+    ] = False,
 ) -> None:
     """Run the agent here: a scripted LLM, the local speech server; compare stream and batch modes."""
     try:
@@ -61,9 +67,9 @@ def local(
     answer = answer or SCRIPTED_ANSWER
     try:
         if keep_serving:
-            serve_local(tokens_per_second, answer, on_ready=lambda url: typer.echo(_serving_help(url)))
+            serve_local(tokens_per_second, answer, lambda url: typer.echo(_serving_help(url)), through_emulator)
             return
-        comparison = run_local(prompt, out, tokens_per_second, answer)
+        comparison = run_local(prompt, out, tokens_per_second, answer, through_emulator)
     except SettingsError as error:  # a KOKORO_* variable the local speech server cannot take
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -21,6 +24,7 @@ from .invoke import TurnResult, run_turn
 from .settings import AgentSettings
 
 QUIET_LOGGERS = ("bedrock_agentcore.app",)  # one line per request: noise in a terminal demo
+EMULATED_ENDPOINT, EMULATED_REGION = "kokoro-tts", "us-east-1"
 
 SCRIPTED_ANSWER = (
     "Great question! A voice agent feels slow when speech waits for the whole answer. Here, each "
@@ -37,10 +41,15 @@ class LocalComparison:
 
 
 def local_settings(
-    tts_url: str, tokens_per_second: float, first_token_ms: float = 400.0, script: str = SCRIPTED_ANSWER
+    tts_url: str | None,
+    tokens_per_second: float,
+    first_token_ms: float = 400.0,
+    script: str = SCRIPTED_ANSWER,
+    **speech: Any,
 ) -> AgentSettings:
+    """The agent's settings for a local run: speech from ``tts_url``, or from an endpoint named in ``speech``."""
     return AgentSettings(
-        script=script, tokens_per_second=tokens_per_second, first_token_ms=first_token_ms, tts_url=tts_url
+        script=script, tokens_per_second=tokens_per_second, first_token_ms=first_token_ms, tts_url=tts_url, **speech
     )
 
 
@@ -56,10 +65,35 @@ def quiet() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
-def run_local(prompt: str, out: Path, tokens_per_second: float, answer: str = SCRIPTED_ANSWER) -> LocalComparison:
-    """Ask once streaming and once in batch mode (separate sessions); write the streamed audio."""
+@contextmanager
+def local_speech(through_emulator: bool) -> Iterator[dict[str, Any]]:
+    """A local speech server, and the agent settings that reach it: its WebSocket directly, or, through
+    ``kokoro-stream emulate``, SageMaker's bidirectional stream with the pinned SDK as on AWS."""
     with BackgroundServer(settings_from_env(host="127.0.0.1", port=0)) as speech:
-        app = app_from_settings(local_settings(speech.ws_url, tokens_per_second, script=answer))
+        if not through_emulator:
+            yield {"tts_url": speech.ws_url}
+            return
+        from kokoro_tools.emulator import emulating
+
+        # The emulator checks a signature's scope, never its secret: any credentials sign.
+        os.environ.setdefault("AWS_ACCESS_KEY_ID", "local-emulator")
+        os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local-emulator")
+        with emulating(speech.url, EMULATED_ENDPOINT, EMULATED_REGION) as emulator:
+            yield {
+                "tts_url": None,
+                "tts_endpoint": EMULATED_ENDPOINT,
+                "region": EMULATED_REGION,
+                "tts_endpoint_url": emulator.url,
+                "tts_ca_file": str(emulator.ca_file),
+            }
+
+
+def run_local(
+    prompt: str, out: Path, tokens_per_second: float, answer: str = SCRIPTED_ANSWER, through_emulator: bool = False
+) -> LocalComparison:
+    """Ask once streaming and once in batch mode (separate sessions); write the streamed audio."""
+    with local_speech(through_emulator) as speech:
+        app = app_from_settings(local_settings(tokens_per_second=tokens_per_second, script=answer, **speech))
         quiet()  # after the app exists: it sets its logger's level when it is made
         with BackgroundAgent(app) as agent:
             comparison = asyncio.run(compare(agent.url, prompt))
@@ -68,9 +102,11 @@ def run_local(prompt: str, out: Path, tokens_per_second: float, answer: str = SC
     return comparison
 
 
-def serve_local(tokens_per_second: float, answer: str, on_ready: Callable[[str], None]) -> None:
-    with BackgroundServer(settings_from_env(host="127.0.0.1", port=0)) as speech:
-        app = app_from_settings(local_settings(speech.ws_url, tokens_per_second, script=answer))
+def serve_local(
+    tokens_per_second: float, answer: str, on_ready: Callable[[str], None], through_emulator: bool = False
+) -> None:
+    with local_speech(through_emulator) as speech:
+        app = app_from_settings(local_settings(tokens_per_second=tokens_per_second, script=answer, **speech))
         quiet()
         with BackgroundAgent(app) as agent:
             on_ready(agent.url)

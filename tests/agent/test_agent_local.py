@@ -213,17 +213,23 @@ def test_unreachable_speech_server_is_a_503_that_names_it(server) -> None:
     assert time.monotonic() - started < 30
 
 
-def test_local_command_runs_the_agent_end_to_end_and_compares_modes(embedded_model_dir, tmp_path) -> None:
-    """`kokoro-agent local`, the README's one command, with a short scripted answer."""
+@pytest.mark.parametrize("through_emulator", [False, True], ids=["websocket", "sagemaker-stream"])
+def test_local_command_runs_the_agent_end_to_end_and_compares_modes(
+    embedded_model_dir, tmp_path, monkeypatch, through_emulator: bool
+) -> None:
+    """`kokoro-agent local`, the README's one command, with a short scripted answer; with
+    `--through-emulator` its speech goes over SageMaker's bidirectional stream, as on AWS."""
     import wave
 
     from typer.testing import CliRunner
 
     from kokoro_agent.cli import app
+    from tests.client.emulated import any_credentials
 
+    any_credentials(monkeypatch)  # what the command would set, undone after the test
     out = tmp_path / "agent.wav"
     args = ["local", "--answer", SCRIPTED_ANSWER, "--tokens-per-second", "20", "--out", str(out)]
-    result = CliRunner().invoke(app, args)
+    result = CliRunner().invoke(app, args + (["--through-emulator"] if through_emulator else []))
     assert result.exit_code == 0, result.output
     lines = {line.split()[0]: line for line in result.output.splitlines() if line.startswith(("  stream ", "  batch "))}
     assert set(lines) == {"stream", "batch"} and "first audio" in lines["stream"]

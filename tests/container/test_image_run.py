@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import time
 import wave
 from io import BytesIO
@@ -21,6 +23,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from kokoro_tools.image_run import serve_command
 from kokoro_tools.ports import free_port
 from tests.server.server_process import log_events, ping_statuses
 from tests.server.speech import connect, plausible_duration, receive, run, until
@@ -54,17 +57,8 @@ def container(image: str, embedded_model_dir: Path):
     """The image serving on a free port of this host, started as SageMaker starts it."""
     port = free_port()
     name = f"kokoro-test-{port}"
-    process = subprocess.Popen(
-        [
-            "docker", "run", "--rm", "--name", name, "--network", "host",
-            "--volume", f"{embedded_model_dir}:/opt/ml/model:ro",
-            "--env", f"KOKORO_PORT={port}",  # 8080 in SageMaker; a free port here, beside other servers
-            image, "serve",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )  # fmt: skip
+    command = serve_command(image, embedded_model_dir, port, name)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     started = time.monotonic()
     statuses = ping_statuses(port, process, timeout=HEALTH_CHECK_SECONDS)
     try:
@@ -181,3 +175,39 @@ def test_docker_stop_drains_and_exits_0_before_the_kill(container) -> None:
     cpu_workers = max(1, len(os.sched_getaffinity(0)) // 2)
     assert (logged["model_loaded"]["device"], logged["model_loaded"]["workers"]) == ("cpu", cpu_workers)
     assert logged["ready"]["device"] == "cpu" and "EP Error" not in output
+
+
+def test_emulate_image_runs_it_as_sagemaker_does_and_the_sdk_speaks_through_it(
+    image: str, embedded_model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`kokoro-stream emulate --image`: the image started in the engine, fronted by the runtime stand-in,
+    the pinned SDK's bidirectional stream through both; Ctrl-C removes the container."""
+    from kokoro_stream import Speaker
+    from kokoro_tools.emulator import RunningEmulator
+    from tests.client.emulated import any_credentials, bidi
+
+    port, ca_file = free_port(), tmp_path / "ca.pem"
+    command = ["emulate", "--image", image, "--model-dir", str(embedded_model_dir), "--port", str(port)]
+    any_credentials(monkeypatch)
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from kokoro_stream.cli import main; main()", *command, "--ca-out", str(ca_file)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first_line = process.stdout.readline() if process.stdout else ""  # once the image serves
+        assert f"https://127.0.0.1:{port}" in first_line, first_line
+        emulator = RunningEmulator(f"https://127.0.0.1:{port}", ca_file)
+
+        async def speak() -> list:
+            async with Speaker(bidi(emulator), timeout=120, marks=True) as speaker:
+                return [chunk async for chunk in speaker.speak("Your table is booked for seven.")]
+
+        chunks = run(speak())
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=90) == 0
+    audio = b"".join(chunk.audio for chunk in chunks)
+    assert plausible_duration("Your table is booked for seven.", len(audio) / 2 / 24000)
+    assert " ".join(word.text for chunk in chunks for word in chunk.words) == "Your table is booked for seven."
+    assert docker("ps", "--all", "--quiet", "--filter", "name=kokoro-emulated-").stdout.strip() == ""

@@ -142,20 +142,53 @@ def bench(
 
 def emulate(
     url: Annotated[str, typer.Option(help="The speech server to stand in front of.")] = "http://127.0.0.1:8080",
+    image: Annotated[
+        str | None,
+        typer.Option(help="Instead of --url: run this server image in Docker as SageMaker runs it, and front it."),
+    ] = None,
+    model_dir: Annotated[
+        Path | None,
+        typer.Option(help="With --image: the model directory to mount at /opt/ml/model (default: the embedded one)."),
+    ] = None,
     port: Annotated[int, typer.Option(help="The emulator's HTTPS port (SageMaker's runtime uses 8443).")] = 8443,
     endpoint_name: Annotated[str, typer.Option(help="The endpoint name clients must use.")] = "kokoro-tts",
     region: Annotated[str, typer.Option(help="The region clients must sign for.")] = "us-east-1",
     ca_out: Annotated[Path, typer.Option(help="Where to write the certificate authority clients must trust.")] = Path(
         "emulator-ca.pem"
     ),
+    session_seconds: Annotated[
+        float | None, typer.Option(help="End each bidirectional stream this long after it opened (off by default).")
+    ] = None,
+    idle_seconds: Annotated[
+        float | None, typer.Option(help="End a bidirectional stream idle this long (off by default).")
+    ] = None,
+    invocation_seconds: Annotated[
+        float, typer.Option(help="How long a container may take to start answering an invocation.")
+    ] = 60.0,
 ) -> None:
     """A local stand-in for the SageMaker AI runtime in front of a speech server: try client code before deploying."""
+    import contextlib
     import shutil
     import threading
 
-    from .emulator import emulating
+    from .emulator import Limits, emulating
+    from .image_run import ImageFailed, serving_image
 
-    with emulating(url.rstrip("/"), endpoint_name, region, port) as emulator:
+    limits = Limits(invocation_seconds=invocation_seconds, session_seconds=session_seconds, idle_seconds=idle_seconds)
+    with contextlib.ExitStack() as stack:
+        if image is not None:
+            if model_dir is None:
+                from kokoro_server.embedded_model import model_directory
+
+                model_dir = model_directory()
+            typer.echo(f"starting {image} as SageMaker starts it (model {model_dir})...", err=True)
+            try:
+                url = stack.enter_context(serving_image(image, model_dir))
+            except ImageFailed as error:
+                typer.echo(f"error: {error}", err=True)
+                raise typer.Exit(1) from None
+        url = url.rstrip("/")
+        emulator = stack.enter_context(emulating(url, endpoint_name, region, port, limits=limits))
         shutil.copyfile(emulator.ca_file, ca_out)
         typer.echo(f"SageMaker runtime stand-in for endpoint {endpoint_name!r} ({region}) at {emulator.url} → {url}")
         typer.echo(f"its certificate authority: {ca_out} (any credentials sign; the signature's scope is checked)")

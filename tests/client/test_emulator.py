@@ -48,8 +48,9 @@ def credentials(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[tuple[RunningServer, RunningEmulator]]:
-    # Parts of at most 1000 bytes: most audio frames come as PARTIAL parts and a COMPLETE one.
-    with fake_server() as (server, _), emulating(server.url, ENDPOINT, REGION, max_part_bytes=1000) as emulator:
+    # Parts of at most 999 bytes: most audio frames come as PARTIAL parts and a COMPLETE one, and the
+    # response streams' parts end inside 16-bit samples, for the POST transport to re-buffer.
+    with fake_server() as (server, _), emulating(server.url, ENDPOINT, REGION, max_part_bytes=999) as emulator:
         yield server, emulator
 
 

@@ -1,6 +1,7 @@
-"""The POST transport's re-buffering, where a test must inject what the emulator does not send:
-PayloadParts cut at arbitrary bytes, odd counts included, and stream failures. Speech over real boto3
-through the emulator is in test_emulator.py."""
+"""The POST transport's re-buffering on its own, where a test must inject what the emulator does not
+send: parts cut at random sizes (the emulator cuts at one size, inside samples too), a response that ends
+inside a sample, and a stream failure event. Speech over real boto3 through the emulator is in
+test_emulator.py."""
 
 from __future__ import annotations
 

@@ -103,7 +103,8 @@ class Emulator:
     container: str
     endpoint_name: str = "kokoro-tts"
     region: str = "us-east-1"
-    # Frames larger than this go out as PARTIAL parts and a COMPLETE one, as SageMaker may split them.
+    # Parts of at most this many bytes, as SageMaker may cut them: a response stream's parts fall anywhere,
+    # even inside a sample; a bidirectional stream's frames go out as PARTIAL parts and a COMPLETE one.
     max_part_bytes: int | None = None
     limits: Limits = field(default_factory=Limits)
 
@@ -184,7 +185,8 @@ class Emulator:
                 await _start(send, 200, EVENT_STREAM, extra)
                 data = first
                 while data:
-                    await send({"type": "http.response.body", "body": payload_part(data), "more_body": True})
+                    for part in self._parts(data):
+                        await send({"type": "http.response.body", "body": payload_part(part), "more_body": True})
                     data = await answer.content.readany()
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
@@ -210,10 +212,10 @@ class Emulator:
                         data, data_type = frame.data, "BINARY"
                     else:
                         break
-                    size = self.max_part_bytes or max(1, len(data))
-                    for start in range(0, max(1, len(data)), size):
-                        completion = "COMPLETE" if start + size >= len(data) else "PARTIAL"
-                        part = payload_part(data[start : start + size], data_type, completion)
+                    parts = self._parts(data)
+                    for index, piece in enumerate(parts):
+                        completion = "COMPLETE" if index == len(parts) - 1 else "PARTIAL"
+                        part = payload_part(piece, data_type, completion)
                         await send({"type": "http.response.body", "body": part, "more_body": True})
                 if stream.input_error is not None:
                     # The stream's own error event (the response stream knows no other client fault).
@@ -231,6 +233,12 @@ class Emulator:
                 await asyncio.gather(upstream, watchdog, return_exceptions=True)
                 await ws.close()
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _parts(self, data: bytes) -> list[bytes]:
+        """``data`` cut into parts of at most ``max_part_bytes`` (one part when no maximum is set; an empty
+        frame is one empty part)."""
+        size = self.max_part_bytes or max(1, len(data))
+        return [data[start : start + size] for start in range(0, max(1, len(data)), size)]
 
     async def _expire(self, ws: aiohttp.ClientWebSocketResponse, stream: _Stream) -> None:
         """End the stream when it has lived or idled past the limits: the container's socket closes

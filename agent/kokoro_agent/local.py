@@ -73,7 +73,7 @@ def local_speech(through_emulator: bool) -> Iterator[dict[str, Any]]:
         if not through_emulator:
             yield {"tts_url": speech.ws_url}
             return
-        from kokoro_tools.emulator import emulating
+        from kokoro_tools.emulator_host import emulating
 
         # The emulator checks a signature's scope, never its secret: any credentials sign.
         os.environ.setdefault("AWS_ACCESS_KEY_ID", "local-emulator")

@@ -10,7 +10,7 @@ import pytest
 
 from kokoro_stream import SageMakerBidiTransport, Speaker
 from kokoro_stream.reply import AudioChunk
-from kokoro_tools.emulator import RunningEmulator
+from kokoro_tools.emulator_host import RunningEmulator
 
 ENDPOINT, REGION = "kokoro-tts", "us-east-1"
 

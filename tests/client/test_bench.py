@@ -46,7 +46,7 @@ def test_bench_quick_smoke_run_writes_json_table_and_plots(server, idle_after, t
 def test_bench_quick_runs_against_an_endpoint_through_the_emulator(server, idle_after, tmp_path, monkeypatch):
     """`--endpoint` as on AWS (the SDK's bidirectional stream, boto3's response streams), here through
     `kokoro-stream emulate` in front of the local server."""
-    from kokoro_tools.emulator import emulating
+    from kokoro_tools.emulator_host import emulating
     from tests.client.emulated import ENDPOINT, REGION, any_credentials
 
     any_credentials(monkeypatch)

@@ -30,7 +30,7 @@ from kokoro_stream import (
 from kokoro_stream.cli import app
 from kokoro_stream.reply import AudioChunk
 from kokoro_tools.corpus import AGENT_REPLIES
-from kokoro_tools.emulator import RunningEmulator, emulating
+from kokoro_tools.emulator_host import RunningEmulator, emulating
 from kokoro_tools.ports import free_port
 from tests.client.emulated import ENDPOINT, REGION, any_credentials, bidi, by_sentence, runtime, spoken
 from tests.fake_server import FirstChunkOnly, fake_server

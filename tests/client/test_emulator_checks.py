@@ -19,7 +19,8 @@ import pytest
 from botocore.exceptions import ClientError
 
 from kokoro_stream import Speaker, TransportClosed
-from kokoro_tools.emulator import Limits, RunningEmulator, emulating
+from kokoro_tools.emulator import Limits
+from kokoro_tools.emulator_host import RunningEmulator, emulating
 from kokoro_tools.event_stream import EventReader, payload_part
 from tests.client.emulated import ENDPOINT, REGION, any_credentials, bidi, by_sentence, runtime, spoken
 from tests.fake_server import fake_server

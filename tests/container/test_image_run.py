@@ -183,7 +183,7 @@ def test_emulate_image_runs_it_as_sagemaker_does_and_the_sdk_speaks_through_it(
     """`kokoro-stream emulate --image`: the image started in the engine, fronted by the runtime stand-in,
     the pinned SDK's bidirectional stream through both; Ctrl-C removes the container."""
     from kokoro_stream import Speaker
-    from kokoro_tools.emulator import RunningEmulator
+    from kokoro_tools.emulator_host import RunningEmulator
     from tests.client.emulated import any_credentials, bidi
 
     port, ca_file = free_port(), tmp_path / "ca.pem"

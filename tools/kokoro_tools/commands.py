@@ -171,7 +171,8 @@ def emulate(
     import shutil
     import threading
 
-    from .emulator import Limits, emulating
+    from .emulator import Limits
+    from .emulator_host import emulating
     from .image_run import ImageFailed, serving_image
 
     limits = Limits(invocation_seconds=invocation_seconds, session_seconds=session_seconds, idle_seconds=idle_seconds)

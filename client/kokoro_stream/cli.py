@@ -12,10 +12,29 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from .endpoint import Endpoint
     from .say import Spoken
     from .transport import Transport
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False)
+
+# The options of every command that can reach an endpoint (`say`, `bench`).
+RegionOption = Annotated[str | None, typer.Option(help="AWS region of the endpoint.")]
+EndpointUrlOption = Annotated[
+    str | None, typer.Option(help="With --endpoint: the runtime's URL instead of the region's (kokoro-stream emulate).")
+]
+CaFileOption = Annotated[
+    Path | None, typer.Option(help="With --endpoint-url: the certificate authority to trust (its own CA).")
+]
+
+
+def endpoint_from_options(name: str, region: str | None, endpoint_url: str | None, ca_file: Path | None) -> Endpoint:
+    """The endpoint the options name; the region defaults to the AWS configuration's."""
+    from .endpoint import Endpoint, configured_region
+
+    if (region := configured_region(region)) is None:
+        raise typer.BadParameter("no region configured; pass --region", param_hint="--region")
+    return Endpoint(name, region, endpoint_url, ca_file)
 
 
 # A callback keeps `say` a subcommand when it is the only one (the client installed alone); its
@@ -32,14 +51,9 @@ def say(
         str, typer.Option(help="WebSocket URL of a server speaking the protocol (ignored with --endpoint).")
     ] = "ws://127.0.0.1:8080/invocations-bidirectional-stream",
     endpoint: Annotated[str | None, typer.Option(help="SageMaker endpoint name (stack output EndpointName).")] = None,
-    region: Annotated[str | None, typer.Option(help="AWS region of the endpoint.")] = None,
-    endpoint_url: Annotated[
-        str | None,
-        typer.Option(help="With --endpoint: the runtime's URL instead of the region's (kokoro-stream emulate)."),
-    ] = None,
-    ca_file: Annotated[
-        Path | None, typer.Option(help="With --endpoint-url: the certificate authority to trust (its own CA).")
-    ] = None,
+    region: RegionOption = None,
+    endpoint_url: EndpointUrlOption = None,
+    ca_file: CaFileOption = None,
     transport: Annotated[
         str, typer.Option(help="With --endpoint: 'bidi' (one session) or 'post' (per sentence).")
     ] = "bidi",
@@ -113,11 +127,7 @@ def _transport(
         from .websocket_transport import WebSocketTransport
 
         return WebSocketTransport(url)
-    from .endpoint import Endpoint, configured_region
-
-    if (region := configured_region(region)) is None:
-        raise typer.BadParameter("no region configured; pass --region", param_hint="--region")
-    address = Endpoint(endpoint, region, endpoint_url, ca_file)
+    address = endpoint_from_options(endpoint, region, endpoint_url, ca_file)
     if kind == "bidi":
         return address.bidi()
     if kind == "post":

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from kokoro_core.model_cache import ModelCacheError
+from kokoro_stream.cli import CaFileOption, EndpointUrlOption, RegionOption, endpoint_from_options
 
 cache_app = typer.Typer(
     help="Model cache tools (the S3 layout the endpoint loads its model from).", no_args_is_help=True
@@ -83,14 +84,9 @@ def bench(
         str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
     ] = None,
     endpoint: Annotated[str | None, typer.Option(help="Benchmark a SageMaker endpoint instead.")] = None,
-    region: Annotated[str | None, typer.Option(help="AWS region of the endpoint.")] = None,
-    endpoint_url: Annotated[
-        str | None,
-        typer.Option(help="With --endpoint: the runtime's URL instead of the region's (kokoro-stream emulate)."),
-    ] = None,
-    ca_file: Annotated[
-        Path | None, typer.Option(help="With --endpoint-url: the certificate authority to trust (its own CA).")
-    ] = None,
+    region: RegionOption = None,
+    endpoint_url: EndpointUrlOption = None,
+    ca_file: CaFileOption = None,
     quick: Annotated[bool, typer.Option(help="One short reply, 1 and 2 sessions: a smoke run.")] = False,
     out: Annotated[Path, typer.Option(help="Folder for bench.json, bench.md and the plots.")] = Path("bench-results"),
     corpus: Annotated[Path | None, typer.Option(help="JSONL of {id, text}; default: the project's replies.")] = None,
@@ -120,13 +116,7 @@ def bench(
         raise typer.BadParameter(f"unknown reply id(s) {unknown}; the corpus has: {', '.join(texts)}")
     sweep_text = texts.get(SWEEP_REPLY) or min(texts.values(), key=len)
     plan = BenchPlan({reply: texts[reply] for reply in chosen}, rates, sweep, sweep_text)
-    address = None
-    if endpoint is not None:
-        from kokoro_stream.endpoint import Endpoint, configured_region
-
-        if (region := configured_region(region)) is None:
-            raise typer.BadParameter("no region configured; pass --region", param_hint="--region")
-        address = Endpoint(endpoint, region, endpoint_url, ca_file)
+    address = endpoint_from_options(endpoint, region, endpoint_url, ca_file) if endpoint is not None else None
     with open_target(url, address, voice) as (target, description):
         results = run_bench(target, plan, description)
     command = "kokoro-stream " + shlex.join(sys.argv[1:])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 from aiohttp import web
@@ -19,28 +20,36 @@ from kokoro_core.protocol import (
     parse_speak_request,
 )
 
+from .openai_api import SourceRefused
 from .runtime import Runtime
 from .session import Session
-from .utterance import render
+from .utterance import Rendered, Utterance, render
 
 RUNTIME = web.AppKey("runtime", Runtime)
 NDJSON = "application/x-ndjson"  # the POST response with marks: one JSON line per chunk, then ``done``
 RETRY_AFTER_SECONDS = "1"
-ROUTES = "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket)"
+ROUTES = (
+    "GET|POST /ping, POST /invocations, GET /invocations-bidirectional-stream (WebSocket), "
+    "POST /v1/audio/speech, GET /v1/models, GET /v1/audio/voices"
+)
 
 
 def _error(status: int, code: ErrorCode, message: str, headers: dict[str, str] | None = None) -> web.Response:
     return web.json_response({"error": code, "message": message}, status=status, headers=headers)
 
 
-def _unavailable(runtime: Runtime) -> web.Response | None:
+def _unavailable_reason(runtime: Runtime) -> tuple[ErrorCode, str] | None:
     if runtime.state == "draining":
-        return _error(
-            503, "shutting_down", "this instance is shutting down; retry", {"Retry-After": RETRY_AFTER_SECONDS}
-        )
+        return "shutting_down", "this instance is shutting down; retry"
     if not runtime.ready:
-        return _error(503, "not_ready", "the model is still loading; retry", {"Retry-After": RETRY_AFTER_SECONDS})
+        return "not_ready", "the model is still loading; retry"
     return None
+
+
+def _unavailable(runtime: Runtime) -> web.Response | None:
+    if (reason := _unavailable_reason(runtime)) is None:
+        return None
+    return _error(503, *reason, {"Retry-After": RETRY_AFTER_SECONDS})
 
 
 async def ping(request: web.Request) -> web.Response:
@@ -81,34 +90,68 @@ async def invocations(request: web.Request) -> web.StreamResponse:
         }
     )
     response.enable_chunked_encoding()
-    outcome = "failed"
     try:
         await response.prepare(request)
         header = utterance.header
         if header and not options.marks:
             await response.write(header)
-        settings = runtime.settings
-        first_chunk = (settings.first_chunk_chars, False)  # one utterance per request: nothing plays before it
-        async for rendered in render(
-            utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars
-        ):
+        async for rendered in rendered_alone(runtime, utterance):
             if options.marks:
                 await response.write(_ndjson_chunk(header + rendered.audio, rendered.words))
                 header = b""
             else:
                 await response.write(rendered.audio)
-            utterance.sent(len(rendered.audio))
         if options.marks:
             done = {"type": "done", "audio_ms": utterance.audio_ms, "ttfa_ms": utterance.ttfa_ms}
             await response.write(json.dumps(done).encode() + b"\n")
         await response.write_eof()
+    finally:
+        runtime.finished(utterance, "disconnected")  # released already, unless the client left before audio
+    return response
+
+
+async def rendered_alone(runtime: Runtime, utterance: Utterance) -> AsyncIterator[Rendered]:
+    """An admitted utterance of its own (no session: nothing plays before it), chunk by chunk; its
+    admission is released when it ends, however it ends."""
+    assert runtime.engine is not None
+    settings = runtime.settings
+    outcome = "failed"
+    try:
+        first_chunk = (settings.first_chunk_chars, False)
+        async for rendered in render(
+            utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars
+        ):
+            yield rendered
+            utterance.sent(len(rendered.audio))
         outcome = "done"
-    except (ConnectionError, asyncio.CancelledError):
+    except (ConnectionError, asyncio.CancelledError, GeneratorExit):
         outcome = "disconnected"  # the client went away: its remaining chunks are withdrawn
         raise
     finally:
         runtime.finished(utterance, outcome)
-    return response
+
+
+class EngineSpeech:
+    """The OpenAI API's speech on this server: each request one utterance, as a POST to /invocations."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self._runtime = runtime
+
+    def voices(self) -> tuple[str, ...] | None:
+        return self._runtime.engine.voices if self._runtime.engine is not None else None
+
+    async def stream(self, text: str, voice: str, speed: float) -> AsyncIterator[bytes]:
+        runtime = self._runtime
+        if (reason := _unavailable_reason(runtime)) is not None:
+            raise SourceRefused(503, *reason)
+        fields = {"text": text, "voice": voice, "speed": speed, "format": "pcm16", "sample_rate": 24000}
+        try:
+            request = parse_speak_request(fields)
+            utterance = runtime.admit(request, runtime.new_id("r"), runtime.new_id("openai"), runtime.default_options())
+        except ProtocolError as error:
+            raise SourceRefused(503 if error.code == "busy" else 400, error.code, error.message) from None
+        async for rendered in rendered_alone(runtime, utterance):
+            yield rendered.audio
 
 
 def _ndjson_chunk(audio: bytes, words: list[Word]) -> bytes:

@@ -24,7 +24,8 @@ from kokoro_core.model_cache import Manifest, verify_directory
 from . import telemetry
 from .device import Plan
 from .device import load_engine as load_on_device
-from .routes import RUNTIME, add_routes, json_error_middleware
+from .openai_api import add_openai_routes
+from .routes import RUNTIME, EngineSpeech, add_routes, json_error_middleware
 from .runtime import Runtime
 from .scheduler import Scheduler
 from .session import GOING_AWAY
@@ -39,6 +40,7 @@ def build_app(runtime: Runtime) -> web.Application:
     app = web.Application(client_max_size=runtime.settings.max_message_bytes, middlewares=[json_error_middleware()])
     app[RUNTIME] = runtime
     add_routes(app)
+    add_openai_routes(app, EngineSpeech(runtime))  # for local use: SageMaker routes only /ping and /invocations*
     return app
 
 

@@ -21,6 +21,7 @@ def register(app: typer.Typer) -> None:
     app.command("demo")(demo)
     app.command("bench")(bench)
     app.command("emulate")(emulate)
+    app.command("proxy")(proxy)
 
 
 @cache_app.command("push")
@@ -192,3 +193,22 @@ def emulate(
             threading.Event().wait()
         except KeyboardInterrupt:
             pass
+
+
+def proxy(
+    endpoint: Annotated[str, typer.Option(help="The SageMaker endpoint to speak with (stack output EndpointName).")],
+    region: RegionOption = None,
+    endpoint_url: EndpointUrlOption = None,
+    ca_file: CaFileOption = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+) -> None:
+    """OpenAI's speech API (/v1/audio/speech) on this machine, in front of a SageMaker endpoint."""
+    from aiohttp import web
+
+    from .proxy import proxy_app
+
+    address = endpoint_from_options(endpoint, region, endpoint_url, ca_file)
+    ready = f"OpenAI speech API for endpoint {address.name!r} ({address.region}) at http://{host}:{port}/v1"
+    # run_app prints once it listens: the line says where, and that it is ready.
+    web.run_app(proxy_app(address), host=host, port=port, print=lambda _: typer.echo(ready))

@@ -1,0 +1,67 @@
+"""`kokoro-stream proxy`: the OpenAI speech API in front of a SageMaker endpoint, here the emulator (which
+speaks SageMaker's response-stream wire format) in front of a real server on the fake engine. The
+official OpenAI SDK gets the same audio through the proxy as from the local server's own API, in both
+stream formats, and a container's refusal as an OpenAI error."""
+
+from __future__ import annotations
+
+import base64
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import openai
+import pytest
+
+from kokoro_tools.emulator_host import emulating
+from kokoro_tools.ports import free_port
+from tests.client.emulated import ENDPOINT, REGION, any_credentials
+from tests.fake_server import fake_server
+from tests.server.speech import run
+from tests.server.test_openai_api import spoken, sse_events
+
+
+@pytest.fixture(scope="module")
+def proxied() -> Iterator[tuple[str, str]]:
+    """The local server's URL and the proxy's, the proxy started as a user starts it."""
+    with pytest.MonkeyPatch.context() as patch:
+        any_credentials(patch)
+        with fake_server() as (server, _), emulating(server.url, ENDPOINT, REGION, max_part_bytes=999) as emulator:
+            port = free_port()
+            arguments = ["proxy", "--endpoint", ENDPOINT, "--region", REGION, "--port", str(port)]
+            arguments += ["--endpoint-url", emulator.url, "--ca-file", str(emulator.ca_file)]
+            command = [sys.executable, "-c", "from kokoro_stream.cli import main; main()", *arguments]
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+            try:
+                ready = process.stdout.readline() if process.stdout else ""
+                assert f"http://127.0.0.1:{port}/v1" in ready, ready
+                yield server.url, f"http://127.0.0.1:{port}"
+            finally:
+                process.terminate()
+                process.wait(timeout=20)
+
+
+def sse_audio(data: bytes) -> bytes:
+    events = sse_events(data)
+    assert events[-1]["type"] == "speech.audio.done"
+    return b"".join(base64.b64decode(event["audio"]) for event in events[:-1])
+
+
+@pytest.mark.parametrize(("response_format", "stream_format"), [("pcm", "audio"), ("wav", "sse"), ("mp3", "audio")])
+def test_the_proxy_answers_as_the_local_api_does(proxied, response_format: str, stream_format: str) -> None:
+    local, proxy = proxied
+    request = {"response_format": response_format, "stream_format": stream_format, "voice": "ballad"}
+    (proxy_type, through_proxy), (local_type, from_local) = run(spoken(proxy, **request)), run(spoken(local, **request))
+    assert proxy_type == local_type
+    if stream_format == "sse":  # the same audio, though the endpoint's parts cut it into other events
+        through_proxy, from_local = sse_audio(through_proxy), sse_audio(from_local)
+    assert through_proxy == from_local
+
+
+def test_a_container_refusal_is_an_openai_error_through_the_proxy(proxied) -> None:
+    _, proxy = proxied
+    with pytest.raises(openai.BadRequestError) as refused:
+        run(spoken(proxy, voice="xx_nobody"))
+    error = refused.value.body
+    assert error["code"] == "unknown_voice" and error["param"] == "voice" and "xx_nobody" in error["message"]
+    assert run(spoken(proxy, response_format="pcm"))[1]  # the proxy goes on

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.protocol import Word
 
-from .speech_text import SpeechText
+from .speech_text import SpeechText, readable_to_speakable
 
 if TYPE_CHECKING:
     from .speaker import Speaker
@@ -123,6 +123,17 @@ class Reply:
             return  # canceled: the agent may still be streaming, none of it is spoken
         for sentence in self._text.push(delta):
             await self._send(sentence)
+
+    async def say(self, sentence: str) -> None:
+        """Send text the caller has already cut into a sentence, as it is (a framework that segments
+        its own text); what ``feed`` holds back is sent first, so order is kept."""
+        if self._finished:
+            return
+        for held in self._text.flush():
+            await self._send(held)
+        speakable = readable_to_speakable(sentence)
+        if any(char.isalnum() for char in speakable):
+            await self._send(speakable)
 
     async def end(self) -> None:
         """No more text: send what is left."""

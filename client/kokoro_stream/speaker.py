@@ -122,6 +122,11 @@ class Speaker:
         self._generation += 1
         self._connected.set()
 
+    @property
+    def failed(self) -> bool:
+        """The session is over without being closed (reconnects failed): open a new Speaker."""
+        return self._failure is not None or (self._receiver is not None and self._receiver.done() and not self._closing)
+
     def reply(self) -> Reply:
         """A new turn; feed it text and iterate its audio."""
         if self._failure is not None:

@@ -122,17 +122,12 @@ class SynthesizeStream(tts.SynthesizeStream):
         feeder = asyncio.create_task(feed(), name="kokoro-livekit-feed")
         finished = False
         try:
-            offset_s, starts = 0.0, dict[str, float]()  # where each sentence's audio begins in the stream's
             async for chunk in reply:
-                start = starts.setdefault(chunk.utterance_id, offset_s)
-                timed = [
-                    TimedString(f"{w.text} ", start_time=start + w.start_ms / 1000, end_time=start + w.end_ms / 1000)
-                    for w in chunk.words
-                ]
+                times = chunk.reply_times()
+                timed = [TimedString(f"{text} ", start_time=start, end_time=end) for text, start, end in times]
                 if timed:
                     output_emitter.push_timed_transcript(timed)
                 output_emitter.push(chunk.audio)
-                offset_s += len(chunk.audio) / 2 / chunk.sample_rate
             await feeder
             finished = True
         except SpeechError as error:

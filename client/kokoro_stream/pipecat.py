@@ -119,19 +119,16 @@ class KokoroTTSService(TTSService):
         await super().on_audio_context_interrupted(context_id)
 
     async def _read(self, context_id: str, reply: Reply) -> None:
-        offset_s, starts = 0.0, dict[str, float]()  # where each sentence's audio begins in the turn's
         try:
             async for chunk in reply:
                 if context_id in self._interrupted or not self.audio_context_available(context_id):
                     continue
                 await self.stop_ttfb_metrics()
-                start = starts.setdefault(chunk.utterance_id, offset_s)
                 if chunk.words:
-                    times = [(word.text, start + word.start_ms / 1000) for word in chunk.words]
+                    times = [(text, start) for text, start, _ in chunk.reply_times()]
                     await self.add_word_timestamps(times, context_id)
                 frame = TTSAudioRawFrame(chunk.audio, chunk.sample_rate, 1, context_id=context_id)
                 await self.append_to_audio_context(context_id, frame)
-                offset_s += len(chunk.audio) / 2 / chunk.sample_rate
         except SpeechError as error:
             await self.push_error(error_msg=f"Kokoro could not speak: {error}", exception=error)
         finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from kokoro_core.audio_format import AudioFormat
@@ -26,6 +26,14 @@ class AudioChunk:
     sample_rate: int
     # With marks on: the words whose audio starts in this chunk, timed from the utterance's first sample.
     words: tuple[Word, ...] = ()
+    # Where the utterance's audio begins in the reply's (set as the reply delivers it): a word's time in
+    # the reply is this plus its own.
+    utterance_start_ms: float = 0.0
+
+    def reply_times(self) -> list[tuple[str, float, float]]:
+        """This chunk's words as (text, start, end) in seconds from the reply's first sample."""
+        offset = self.utterance_start_ms
+        return [(word.text, (offset + word.start_ms) / 1000, (offset + word.end_ms) / 1000) for word in self.words]
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,7 @@ class _Spoken:
     audio_ms: float = 0.0
     words: list[Word] = field(default_factory=list)
     complete: bool = False
+    start_ms: float | None = None  # where its audio begins in the reply's
 
     def heard(self, utterance_id: str, heard_ms: float) -> HeardUtterance:
         whole = self.complete and heard_ms >= self.audio_ms
@@ -112,6 +121,7 @@ class Reply:
     _finished: bool = False
     _spoken: dict[str, _Spoken] = field(default_factory=dict)  # every sentence sent, in order
     played_ms: float | None = None  # how much of its audio the listener has heard, when the application says
+    _delivered_ms: float = 0.0  # its audio handed to the application so far
 
     def played(self, position_ms: float) -> None:
         """The listener has heard ``position_ms`` of this reply's audio (counted from its first chunk)."""
@@ -166,9 +176,13 @@ class Reply:
     def _deliver(self, chunk: AudioChunk) -> None:
         if not self._finished:
             spoken = self._spoken[chunk.utterance_id]
-            spoken.audio_ms += AudioFormat(chunk.format, chunk.sample_rate).duration_ms(len(chunk.audio))
+            if spoken.start_ms is None:  # sentences are delivered in order: it starts where the reply is
+                spoken.start_ms = self._delivered_ms
+            duration = AudioFormat(chunk.format, chunk.sample_rate).duration_ms(len(chunk.audio))
+            spoken.audio_ms += duration
+            self._delivered_ms += duration
             spoken.words.extend(chunk.words)
-            self._queue.put_nowait(chunk)
+            self._queue.put_nowait(replace(chunk, utterance_start_ms=spoken.start_ms))
 
     def _utterance_finished(self, utterance_id: str) -> None:
         self._spoken[utterance_id].complete = True

@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
     app.command("bench")(bench)
     app.command("emulate")(emulate)
     app.command("proxy")(proxy)
+    app.command("playground")(playground)
 
 
 @cache_app.command("push")
@@ -212,3 +213,38 @@ def proxy(
     ready = f"OpenAI speech API for endpoint {address.name!r} ({address.region}) at http://{host}:{port}/v1"
     # run_app prints once it listens: the line says where, and that it is ready.
     web.run_app(proxy_app(address), host=host, port=port, print=lambda _: typer.echo(ready))
+
+
+def playground(
+    url: Annotated[
+        str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
+    ] = None,
+    endpoint: Annotated[str | None, typer.Option(help="Speak through a SageMaker endpoint instead.")] = None,
+    region: RegionOption = None,
+    endpoint_url: EndpointUrlOption = None,
+    ca_file: CaFileOption = None,
+    port: Annotated[int, typer.Option(help="The page's port.")] = 8090,
+) -> None:
+    """A browser page to hear the stream: type or replay text as tokens, voice and speed, captions, barge-in."""
+    import contextlib
+
+    from aiohttp import web
+
+    from kokoro_server.background import BackgroundServer
+    from kokoro_server.settings import settings_from_env
+    from kokoro_stream.websocket_transport import WebSocketTransport
+
+    from .playground import playground_app
+
+    with contextlib.ExitStack() as stack:
+        if endpoint is not None:
+            transport = endpoint_from_options(endpoint, region, endpoint_url, ca_file).bidi
+            where = f"endpoint {endpoint}"
+        else:
+            if url is None:
+                typer.echo("starting a local speech server on the embedded Kokoro-82M...", err=True)
+                url = stack.enter_context(BackgroundServer(settings_from_env(host="127.0.0.1", port=0))).url
+            ws_url = url.rstrip("/").replace("http", "ws", 1) + "/invocations-bidirectional-stream"
+            transport, where = (lambda: WebSocketTransport(ws_url)), url
+        ready = f"playground at http://127.0.0.1:{port}/ (speech from {where}); Ctrl-C stops it"
+        web.run_app(playground_app(transport), host="127.0.0.1", port=port, print=lambda _: typer.echo(ready))

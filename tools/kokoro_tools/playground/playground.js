@@ -1,0 +1,135 @@
+// The playground page: sends what to say, plays the 16-bit PCM chunks back to back with Web Audio as
+// they arrive, shows the time to first audio, captions from the word marks, and stops on barge-in.
+// All speech logic (sentences, session, cancel) is in the Python process behind /session.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = {
+  ws: null, audio: null, sampleRate: 24000,
+  clickAt: 0, replyStart: null, playhead: 0, sources: [],
+  words: [], speaking: false,
+  // Read by the tests: what arrived and when.
+  stats: { chunks: 0, seconds: 0, firstAudioMs: null, done: false, stopped: null, errors: [], late: 0 },
+};
+window.playground = state;
+
+function status(text, error = false) {
+  $("status").textContent = text;
+  $("status").className = error ? "error" : "";
+}
+
+function connect() {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/session`);
+  ws.binaryType = "arraybuffer";
+  ws.onmessage = (event) => (typeof event.data === "string" ? onMessage(JSON.parse(event.data)) : onAudio(event.data));
+  ws.onclose = () => { status("the session closed; reload to start another", true); $("speak").disabled = true; };
+  state.ws = ws;
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "ready":
+      state.sampleRate = message.sample_rate;
+      for (const voice of message.voices) $("voice").add(new Option(voice, voice, voice === "af_heart", voice === "af_heart"));
+      $("speak").disabled = false;
+      status("ready");
+      break;
+    case "words":
+      state.words.push(...message.words.map(([text, start, end]) => ({ text, start, end })));
+      break;
+    case "done":
+      state.stats.done = true;
+      state.speaking = false;
+      $("stop").disabled = true;
+      status("done");
+      break;
+    case "stopped":
+      state.stats.stopped = message;
+      status(`stopped: the listener heard “${message.heard_text || "nothing whole"}” (${Math.round(message.heard_ms)} ms)`);
+      break;
+    case "error":
+      state.stats.errors.push(message.message);
+      state.speaking = false;
+      $("stop").disabled = true;
+      status(message.message, true);
+      break;
+  }
+}
+
+function onAudio(buffer) {
+  if (!state.speaking) { state.stats.late += 1; return; } // audio after a stop: there should be none
+  const samples = new Int16Array(buffer);
+  if (state.stats.firstAudioMs === null) {
+    state.stats.firstAudioMs = Math.round(performance.now() - state.clickAt);
+    $("ttfa").textContent = state.stats.firstAudioMs;
+  }
+  const audio = state.audio;
+  const clip = audio.createBuffer(1, samples.length, state.sampleRate);
+  const channel = clip.getChannelData(0);
+  for (let i = 0; i < samples.length; i++) channel[i] = samples[i] / 32768;
+  const source = audio.createBufferSource();
+  source.buffer = clip;
+  source.connect(audio.destination);
+  const at = Math.max(state.playhead, audio.currentTime + 0.02);
+  if (state.replyStart === null) state.replyStart = at;
+  source.start(at);
+  state.playhead = at + clip.duration;
+  state.sources.push(source);
+  state.stats.chunks += 1;
+  state.stats.seconds += clip.duration;
+  $("played").textContent = state.stats.seconds.toFixed(1);
+}
+
+function speak() {
+  if (!state.audio) state.audio = new AudioContext();
+  state.audio.resume();
+  stopPlayback();
+  Object.assign(state, { clickAt: performance.now(), replyStart: null, playhead: 0, words: [], speaking: true });
+  Object.assign(state.stats, { chunks: 0, seconds: 0, firstAudioMs: null, done: false, stopped: null, errors: [], late: 0 });
+  $("ttfa").textContent = "…";
+  $("played").textContent = "0.0";
+  $("captions").textContent = "";
+  $("stop").disabled = false;
+  status("speaking…");
+  state.ws.send(JSON.stringify({
+    type: "speak",
+    text: $("text").value,
+    voice: $("voice").value,
+    speed: Number($("speed").value),
+    tokens_per_second: Number($("rate").value),
+    marks: $("marks").checked,
+  }));
+}
+
+function stopPlayback() {
+  for (const source of state.sources) { try { source.stop(); } catch (_) { /* not started */ } }
+  state.sources = [];
+}
+
+function stop() {
+  const playedMs = state.replyStart === null ? 0 : Math.max(0, (state.audio.currentTime - state.replyStart) * 1000);
+  state.speaking = false;
+  stopPlayback();
+  $("stop").disabled = true;
+  state.ws.send(JSON.stringify({ type: "stop", played_ms: playedMs }));
+}
+
+function drawCaptions() {
+  if (state.replyStart !== null && state.audio) {
+    const now = state.audio.currentTime - state.replyStart;
+    const said = state.words.filter((word) => word.start <= now).slice(-14);
+    const box = $("captions");
+    box.replaceChildren(...said.map((word, index) => {
+      const span = document.createElement("span");
+      span.textContent = word.text + " ";
+      if (index === said.length - 1 && now <= word.end + 0.3) span.className = "now";
+      return span;
+    }));
+  }
+  requestAnimationFrame(drawCaptions);
+}
+
+$("speak").onclick = speak;
+$("stop").onclick = stop;
+connect();
+requestAnimationFrame(drawCaptions);

@@ -1,5 +1,7 @@
 """The client wheel alone: built, installed in a fresh virtual environment with only its dependencies
-(from the package index), it runs the README's client example against a local server.
+(from the package index), it runs the README's client example against a local server; and each
+integration extra (Pipecat, LiveKit) installs cleanly, in an environment of its own, with the
+framework's current release.
 
 Run by .ci/run (it needs the package index, as installing does): uv run python .ci/client_wheel.py
 """
@@ -20,6 +22,7 @@ from kokoro_tools.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCAL_URL = "ws://127.0.0.1:8080/invocations-bidirectional-stream"
+EXTRAS = {"pipecat": "pipecat-ai", "livekit": "livekit-agents"}
 HEAVY = ("onnxruntime", "kokoro_onnx", "numpy", "soxr", "strands", "bedrock_agentcore", "matplotlib", "kokoro_server")
 
 
@@ -42,6 +45,9 @@ def main() -> int:
         assert present.stdout.strip() == "[]", f"the client wheel pulled in {present.stdout.strip()}"
         commands = run(venv / "bin" / "kokoro-stream", "--help", env={**os.environ, "COLUMNS": "200"}).stdout
         assert " say " in commands and " demo " not in commands, commands  # the tools add theirs when installed
+        for extra, framework in EXTRAS.items():
+            version = install_extra(uv, wheels, extra, framework, Path(scratch))
+            print(f"the client wheel's [{extra}] extra installs alone with {framework} {version}, its newest release")
 
         port = free_port()
         environment = {**os.environ, "KOKORO_ENGINE": "fake"}  # the protocol without the model
@@ -66,6 +72,18 @@ def main() -> int:
     assert lines and lines[0].startswith("Sure, I can help with that.") and "pcm16 24000" in lines[0], lines
     print(f"the client wheel, installed alone, ran the README example: {lines[0]}")
     return 0
+
+
+def install_extra(uv: str, wheels: Path, extra: str, framework: str, scratch: Path) -> str:
+    """The wheel with one integration extra, in a fresh environment of its own: it resolves against the
+    framework's newest release, and the integration module imports."""
+    venv = scratch / f"venv-{extra}"
+    run(uv, "venv", "--quiet", "--python", sys.executable, venv)
+    python = venv / "bin" / "python"
+    core, client = sorted(wheels.glob("kokoro_stream_core-*.whl")), sorted(wheels.glob("kokoro_stream-*.whl"))
+    run(uv, "pip", "install", "--quiet", "--python", python, *core, f"{client[0]}[{extra}]")
+    probe = f"import kokoro_stream.{extra}, importlib.metadata as m; print(m.version({framework!r}))"
+    return run(python, "-c", probe).stdout.strip()
 
 
 def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 120) -> None:

@@ -147,7 +147,15 @@ def test_an_interruption_after_the_first_audio_cancels_and_the_next_turn_speaks(
         await seen.stopped.wait()
 
     tts = KokoroTTSService(transport=WebSocketTransport(url))
-    seen = run(in_pipeline(tts, barge_in))
+    sessions = []
+
+    async def barge_in_on_one_session(worker: PipelineWorker, seen: Seen) -> None:
+        sessions.append(tts._speaker)
+        await barge_in(worker, seen)
+        sessions.append(tts._speaker)
+
+    seen = run(in_pipeline(tts, barge_in_on_one_session))
+    assert sessions[0] is sessions[1] and sessions[0] is not None and sessions[0].reconnects == 0
     marker = max(i for i, f in enumerate(seen.down) if isinstance(f, InterruptionFrame))
     before, after = seen.down[:marker], seen.down[marker:]
     first_context = next(f.context_id for f in before if isinstance(f, TTSAudioRawFrame))

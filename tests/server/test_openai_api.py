@@ -135,3 +135,16 @@ def test_models_and_voices_are_listed(speech_server) -> None:
 def test_the_real_model_speaks_mp3_through_the_openai_sdk(server, idle_after) -> None:
     _, data = run(spoken(server.url, response_format="mp3", voice="coral"))
     assert plausible_duration(TEXT, seconds_of("mp3", data))
+
+
+def test_the_example_writes_streamed_mp3(speech_server, tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / "reply.mp3"
+    example = Path(__file__).resolve().parents[2] / "examples" / "openai_speech.py"
+    arguments = [sys.executable, str(example), "--base-url", f"{speech_server.url}/v1", "--out", str(out)]
+    done = subprocess.run(arguments, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert seconds_of("mp3", out.read_bytes()) > 1 and "first audio after" in done.stdout

@@ -7,32 +7,17 @@ non-retryable APIStatusError. The engine holds every synthesis after the first u
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 from livekit.agents import APIStatusError
 from livekit.agents.types import USERDATA_TIMED_TRANSCRIPT, APIConnectOptions
 
-from kokoro_server.settings import ServerSettings
 from kokoro_stream import WebSocketTransport
 from kokoro_stream.livekit import TTS
-from tests.fake_server import FirstChunkOnly
-from tests.local_server import RunningServer
 from tests.server.speech import run
 
 FIRST = "Your refund of forty two dollars is on its way. It should reach your account within five days."
 SECOND = "Anything else I can help with?"
-
-
-@pytest.fixture
-def engine_and_url() -> Iterator[tuple[FirstChunkOnly, str]]:
-    engine = FirstChunkOnly()
-    server = RunningServer(ServerSettings(host="127.0.0.1", port=0), engine=engine).start(timeout=30)
-    try:
-        yield engine, server.ws_url
-    finally:
-        engine.held.set()
-        server.stop()
 
 
 def plugin(url: str, **options: object) -> TTS:

@@ -7,10 +7,9 @@ lets it, so "after the first audio" is a fact of the test, not of the machine's 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-import pytest
 from pipecat.frames.frames import (
     EndFrame,
     ErrorFrame,
@@ -28,11 +27,8 @@ from pipecat.pipeline.worker import PipelineParams, PipelineWorker
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.workers.runner import WorkerRunner
 
-from kokoro_server.settings import ServerSettings
 from kokoro_stream import WebSocketTransport
 from kokoro_stream.pipecat import KokoroTTSService
-from tests.fake_server import FirstChunkOnly
-from tests.local_server import RunningServer
 from tests.server.speech import run
 
 FIRST = "Your refund of forty two dollars is on its way. It should reach your account within five days."
@@ -91,17 +87,6 @@ async def in_pipeline(
     await runner.add_workers(worker)
     await asyncio.gather(runner.run(), drive())
     return seen
-
-
-@pytest.fixture
-def engine_and_url() -> Iterator[tuple[FirstChunkOnly, str]]:
-    engine = FirstChunkOnly()
-    server = RunningServer(ServerSettings(host="127.0.0.1", port=0), engine=engine).start(timeout=30)
-    try:
-        yield engine, server.ws_url
-    finally:
-        engine.held.set()
-        server.stop()
 
 
 def kinds(frames: list[Frame]) -> list[type]:

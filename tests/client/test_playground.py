@@ -14,19 +14,16 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from aiohttp import web
 
-from kokoro_server.settings import ServerSettings
 from kokoro_stream import WebSocketTransport
 from kokoro_tools.playground import playground_app
 from kokoro_tools.ports import free_port
-from tests.fake_server import FirstChunkOnly
-from tests.local_server import RunningServer
 from tests.server.speech import run
 
 TEXT = "Sure, I can help with that. Your order shipped this morning and should arrive on Thursday."
@@ -40,17 +37,6 @@ def chromium() -> str:
             pytest.fail("KOKORO_REQUIRE_BROWSER=1 but no chromium on PATH (apt-get install chromium)")
         pytest.skip("no chromium on PATH (apt-get install chromium)")
     return CHROMIUM
-
-
-@pytest.fixture
-def engine_and_url() -> Iterator[tuple[FirstChunkOnly, str]]:
-    engine = FirstChunkOnly()
-    server = RunningServer(ServerSettings(host="127.0.0.1", port=0), engine=engine).start(timeout=30)
-    try:
-        yield engine, server.ws_url
-    finally:
-        engine.held.set()
-        server.stop()
 
 
 @asynccontextmanager

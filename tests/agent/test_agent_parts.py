@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 import tomllib
-from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import boto3
@@ -19,11 +18,10 @@ from botocore.stub import Stubber
 
 from kokoro_agent.runtime_invoke import invoke_runtime
 from kokoro_agent.settings import AgentSettingsError, agent_settings_from_env
+from tests.image_imports import image_modules, imported_in_image
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = ROOT / "agent"
-# Imported only when present: jsonschema's format checkers use it if a test tool installed it.
-OPTIONAL_IMPORTS = {"jsonpointer"}
 
 
 def test_settings_need_one_text_source_and_one_speech_server() -> None:
@@ -117,24 +115,10 @@ def test_agent_image_pins_match_the_tests_and_install_by_hash() -> None:
 
 
 def test_every_module_the_agent_imports_is_installed_by_its_image() -> None:
-    probe = (
-        "import sys, importlib\n"
-        "for m in ('app', 'cli', 'invoke', 'runtime_invoke', 'scripted_model', 'settings', 'turn'):\n"
-        "    importlib.import_module('kokoro_agent.' + m)\n"
-        "print('\\n'.join(sorted({n.split('.')[0] for n in sys.modules})))"
-    )
-    loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, cwd=ROOT)
-    owners = packages_distributions()
+    """Import the agent as its image would (tests/image_imports.py); it copies the core, client and agent."""
     image = requirement_pins(AGENT / "requirements.txt")
-    ours = {"kokoro_agent", "kokoro_stream", "kokoro_server"}
-    missing = [
-        f"{module} (from {distribution})"
-        for module in loaded.stdout.split()
-        if module not in sys.stdlib_module_names
-        and not module.startswith("_")
-        and module not in ours | OPTIONAL_IMPORTS
-        for distribution in owners.get(module, [])
-        if distribution.lower().replace("_", "-") not in image
-    ]
-    assert not missing, f"imported by the agent but not installed in its image: {missing}"
-    assert "onnxruntime" not in loaded.stdout.split()  # the agent never loads the speech engine
+    allowed = image_modules(lambda name: name in image, ("kokoro_agent", "kokoro_stream", "kokoro_core"))
+    parts = ("app", "cli", "invoke", "runtime_invoke", "scripted_model", "settings", "turn")
+    modules = [f"kokoro_agent.{part}" for part in parts]
+    loaded = imported_in_image(modules, allowed)
+    assert "onnxruntime" not in loaded and "kokoro_server" not in loaded  # the agent never loads the speech engine

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
+import pkgutil
 import re
-import subprocess
-import sys
 import tomllib
 from fnmatch import fnmatch
-from importlib.metadata import packages_distributions
 from pathlib import Path
+
+from tests.image_imports import image_modules, imported_in_image
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTEXT = ROOT  # the build context: container/Dockerfile copies the server and the shared core
@@ -99,28 +99,22 @@ def test_image_pins_match_the_versions_the_tests_run():
 
 
 def test_every_module_the_server_imports_is_installed_by_the_image():
-    """Import the whole server package in a fresh interpreter; map what got loaded to distributions."""
-    probe = (
-        "import sys, pkgutil, importlib, kokoro_server\n"
-        "for m in pkgutil.iter_modules(kokoro_server.__path__):\n"
-        # The embedded model and the kokoro-stream commands are for local runs only.
-        "    if m.name not in ('embedded_model', 'commands', '__main__'):\n"
-        "        importlib.import_module('kokoro_server.' + m.name)\n"
-        "print('\\n'.join(sorted({n.split('.')[0] for n in sys.modules})))"
-    )
-    loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, cwd=ROOT)
-    owners = packages_distributions()
+    """Import the whole server package as each flavor's image would (tests/image_imports.py)."""
+    import kokoro_server
+
+    # The embedded model and the kokoro-stream commands are for local runs only.
+    modules = [
+        f"kokoro_server.{module.name}"
+        for module in pkgutil.iter_modules(kokoro_server.__path__)
+        if module.name not in ("embedded_model", "commands", "__main__")
+    ]
     for flavor in FLAVORS:
         image = requirement_pins(SERVER / f"requirements-{flavor}.txt")
-        missing = []
-        for module in loaded.stdout.split():
-            if module in sys.stdlib_module_names or module.startswith("_") or module in COPIED:
-                continue
-            for distribution in owners.get(module, []):
-                name = distribution.lower().replace("_", "-")
-                name = ONNXRUNTIME[flavor] if name == "onnxruntime" else name
-                if name not in image:
-                    missing.append(f"{module} (from {name})")
-        assert not missing, f"imported by the server but not installed in the {flavor} image: {missing}"
+
+        def installed(name: str, image: dict[str, str] = image, flavor: str = flavor) -> bool:
+            return (ONNXRUNTIME[flavor] if name == "onnxruntime" else name) in image
+
+        loaded = imported_in_image(modules, image_modules(installed, COPIED))
+        assert "onnxruntime" in loaded
         other = ONNXRUNTIME["gpu" if flavor == "cpu" else "cpu"]
         assert ONNXRUNTIME[flavor] in image and other not in image

@@ -17,6 +17,7 @@ CODE = "\n".join(path.read_text(encoding="utf-8") for path in SOURCES)
 def test_every_error_code_is_declared_and_documented() -> None:
     raised = set(re.findall(r'(?:ProtocolError|_refuse)\(\s*"([a-z_]+)"', CODE))
     raised |= set(re.findall(r'_error\(\s*\d+,\s*"([a-z_]+)"', CODE))
+    raised |= set(re.findall(r'return\s+"([a-z_]+)",\s*"', CODE))  # a (code, message) reason
     assert {"invalid_lexicon", "busy", "not_ready", "invalid_speed"} <= raised  # the patterns find them
     assert sorted(raised - set(ERROR_CODES)) == []
     assert sorted(code for code in ERROR_CODES if f"`{code}`" not in DOC) == []

@@ -16,8 +16,9 @@ SageMaker endpoint (``kokoro-stream proxy``). Errors answer in OpenAI's shape
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, Literal, Protocol
 
 from aiohttp import web
@@ -25,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kokoro_core.validation import problems
 
-from .openai_audio import CONTENT_TYPES, UnsupportedFormat, encoder_for
+from .openai_audio import CONTENT_TYPES, Encoder, UnsupportedFormat, encoder_for
 
 # OpenAI's voices, each given the Kokoro voice nearest in register and accent.
 OPENAI_VOICES = {
@@ -61,7 +62,7 @@ class SpeechSource(Protocol):
     def voices(self) -> tuple[str, ...] | None:
         """The Kokoro voices it has, or None when it cannot say (then the source itself refuses one)."""
 
-    def stream(self, text: str, voice: str, speed: float) -> AsyncIterator[bytes]:
+    def stream(self, text: str, voice: str, speed: float) -> AsyncGenerator[bytes, None]:
         """16-bit mono PCM at 24 kHz, chunk by chunk; raises ``SourceRefused`` before the first chunk."""
 
 
@@ -128,6 +129,13 @@ async def speech(request: web.Request) -> web.StreamResponse:
         return openai_error(400, str(error), "response_format", "unsupported_format")
     except SourceRefused as refused:
         return openai_error(refused.status, refused.message, PARAM_OF_CODE.get(refused.code), refused.code)
+    async with contextlib.aclosing(audio):  # a caller that leaves mid-answer frees the source at once
+        return await _stream(request, body, encoder, first, audio)
+
+
+async def _stream(
+    request: web.Request, body: SpeechBody, encoder: Encoder, first: bytes, audio: AsyncGenerator[bytes, None]
+) -> web.StreamResponse:
     sse = body.stream_format == "sse"
     content_type = "text/event-stream" if sse else CONTENT_TYPES[body.response_format]
     response = web.StreamResponse(headers={"Content-Type": content_type, "Cache-Control": "no-cache"})

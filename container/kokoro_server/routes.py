@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from aiohttp import web
@@ -140,7 +140,7 @@ class EngineSpeech:
     def voices(self) -> tuple[str, ...] | None:
         return self._runtime.engine.voices if self._runtime.engine is not None else None
 
-    async def stream(self, text: str, voice: str, speed: float) -> AsyncIterator[bytes]:
+    async def stream(self, text: str, voice: str, speed: float) -> AsyncGenerator[bytes, None]:
         runtime = self._runtime
         if (reason := _unavailable_reason(runtime)) is not None:
             raise SourceRefused(503, *reason)

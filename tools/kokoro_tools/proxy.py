@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from aiohttp import web
@@ -35,7 +35,7 @@ class EndpointSpeech:
     def voices(self) -> tuple[str, ...] | None:
         return None  # the endpoint's container checks the voice and says which it has
 
-    async def stream(self, text: str, voice: str, speed: float) -> AsyncIterator[bytes]:
+    async def stream(self, text: str, voice: str, speed: float) -> AsyncGenerator[bytes, None]:
         body = json.dumps({"text": text, "voice": voice, "speed": speed, "format": "pcm16", "sample_rate": 24000})
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()

@@ -1,5 +1,5 @@
-"""The tools' commands of ``kokoro-stream``: ``demo``, ``bench`` and ``cache push`` (registered through
-the ``kokoro_stream.commands`` entry point)."""
+"""The tools' commands of ``kokoro-stream``: ``demo``, ``bench``, ``emulate``, ``proxy``, ``playground``
+and ``cache push`` (registered through the ``kokoro_stream.commands`` entry point)."""
 
 from __future__ import annotations
 

@@ -164,7 +164,9 @@ def test_a_body_over_six_megabytes_is_refused_before_the_container() -> None:
 def test_a_container_that_does_not_answer_in_time_is_a_timed_out_model_error() -> None:
     gate = threading.Event()  # held: the engine answers nothing until the test lets it
     with fake_server(gate=gate) as (server, _):
-        with emulating(server.url, ENDPOINT, REGION, limits=Limits(invocation_seconds=0.5)) as emulator:
+        # 2 s: held, the engine never answers in it; let go, a short answer comes well inside it, even on a
+        # machine several times slower than this one.
+        with emulating(server.url, ENDPOINT, REGION, limits=Limits(invocation_seconds=2.0)) as emulator:
             client = runtime(emulator)
             arguments = {"EndpointName": ENDPOINT, "Body": b'{"text": "Hello."}', "ContentType": "application/json"}
             for operation in (client.invoke_endpoint, client.invoke_endpoint_with_response_stream):
@@ -183,7 +185,8 @@ def test_a_stream_ended_by_its_lifetime_or_idle_time_reconnects_and_speaks_on(li
             from kokoro_stream import WebSocketTransport
 
             expected = by_sentence(run(spoken(WebSocketTransport(reference.ws_url), "After the stream ended.")))
-        with emulating(server.url, ENDPOINT, REGION, limits=Limits(**{limit: 1.0})) as emulator:
+        # 2 s: opening a stream takes a small part of that even on a machine several times slower than this one.
+        with emulating(server.url, ENDPOINT, REGION, limits=Limits(**{limit: 2.0})) as emulator:
 
             async def scenario() -> tuple[int, list[Any]]:
                 async with Speaker(bidi(emulator), timeout=20, reconnect_delay=0.05) as speaker:

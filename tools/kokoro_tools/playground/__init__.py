@@ -51,14 +51,18 @@ class PageSession:
         await self._ws.send_json({"type": "ready", "voices": voices, "sample_rate": SAMPLE_RATE})
 
     async def _session(self, voice: str | None, speed: float | None, marks: bool) -> Speaker:
-        settings = (voice, speed, marks)
+        # The settings as the server applies them, so the page's explicit defaults keep the open session.
+        default_voice = self._speaker.ready.default_voice if self._speaker and self._speaker.ready else None
+        settings = (voice or default_voice, float(speed or 1.0), marks)
         if self._speaker is None or self._speaker.failed or settings != self._settings:
             if self._speaker is not None:
                 await self._speaker.abort()
             self._speaker = None
             speaker = Speaker(self._transport(), voice=voice, speed=speed, sample_rate=SAMPLE_RATE, marks=marks)
             await speaker.open()
-            self._speaker, self._settings = speaker, settings
+            ready = speaker.ready
+            self._speaker = speaker
+            self._settings = (voice or (ready.default_voice if ready else None), float(speed or 1.0), marks)
         return self._speaker
 
     async def handle(self, message: dict[str, Any]) -> None:

@@ -14,11 +14,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
-from kokoro_tools.ports import free_port
+from kokoro_tools.ports import free_port, wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCAL_URL = "ws://127.0.0.1:8080/invocations-bidirectional-stream"
@@ -59,7 +57,7 @@ def main() -> int:
             stderr=subprocess.DEVNULL,
         )
         try:
-            wait_ready(f"http://127.0.0.1:{port}/ping", server)
+            wait_ready(f"http://127.0.0.1:{port}", server, timeout=120)
             section = (ROOT / "README.md").read_text().split("## The client", 1)[1]
             match = re.search(r"```python\n(.*?)```", section, re.S)
             assert match and LOCAL_URL in match.group(1), "the README's client example is missing"
@@ -84,19 +82,6 @@ def install_extra(uv: str, wheels: Path, extra: str, framework: str, scratch: Pa
     run(uv, "pip", "install", "--quiet", "--python", python, *core, f"{client[0]}[{extra}]")
     probe = f"import kokoro_stream.{extra}, importlib.metadata as m; print(m.version({framework!r}))"
     return run(python, "-c", probe).stdout.strip()
-
-
-def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "the local server exited"
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError(f"{url} not ready after {timeout:g} s")
 
 
 if __name__ == "__main__":

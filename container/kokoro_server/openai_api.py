@@ -24,6 +24,7 @@ from typing import Any, Literal, Protocol
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.validation import problems
 
 from .openai_audio import CONTENT_TYPES, Encoder, UnsupportedFormat, encoder_for
@@ -85,6 +86,12 @@ def openai_error(status: int, message: str, param: str | None = None, code: str 
     kind = "invalid_request_error" if status < 500 else "server_error"
     document = {"error": {"message": message, "type": kind, "param": param, "code": code}}
     return web.json_response(document, status=status)
+
+
+def speak_fields(text: str, voice: str, speed: float) -> dict[str, object]:
+    """The speech request a source makes of this project's server (a POST body): 16-bit PCM at the
+    model's rate, which the API then encodes as the caller asked."""
+    return {"text": text, "voice": voice, "speed": speed, "format": "pcm16", "sample_rate": SAMPLE_RATE}
 
 
 def resolve_voice(name: str, available: tuple[str, ...] | None) -> str:

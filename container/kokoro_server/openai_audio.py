@@ -15,8 +15,8 @@ from typing import Protocol
 import numpy as np
 
 from kokoro_core.audio_format import wav_header
+from kokoro_core.model_cache import SAMPLE_RATE  # the model's: the API's audio is never resampled
 
-SAMPLE_RATE = 24000
 CONTENT_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg; codecs=opus", "wav": "audio/wav", "pcm": "audio/pcm"}
 RESPONSE_FORMATS = tuple(CONTENT_TYPES)
 MP3_KBPS = 64

@@ -20,7 +20,7 @@ from kokoro_core.protocol import (
     parse_speak_request,
 )
 
-from .openai_api import SourceRefused
+from .openai_api import SourceRefused, speak_fields
 from .runtime import Runtime
 from .session import Session
 from .utterance import Rendered, Utterance, render
@@ -144,9 +144,8 @@ class EngineSpeech:
         runtime = self._runtime
         if (reason := _unavailable_reason(runtime)) is not None:
             raise SourceRefused(503, *reason)
-        fields = {"text": text, "voice": voice, "speed": speed, "format": "pcm16", "sample_rate": 24000}
         try:
-            request = parse_speak_request(fields)
+            request = parse_speak_request(speak_fields(text, voice, speed))
             utterance = runtime.admit(request, runtime.new_id("r"), runtime.new_id("openai"), runtime.default_options())
         except ProtocolError as error:
             raise SourceRefused(503 if error.code == "busy" else 400, error.code, error.message) from None

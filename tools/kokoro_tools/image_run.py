@@ -8,14 +8,11 @@ tests reach it on loopback as SageMaker's front end reaches port 8080 in the ins
 from __future__ import annotations
 
 import subprocess
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .ports import free_port
+from .ports import free_port, wait_ready
 
 STARTUP_SECONDS = 600.0  # the endpoint's default container start-up health check budget (cdk.json)
 
@@ -33,17 +30,6 @@ def serve_command(image: str, model_dir: Path, port: int, name: str) -> list[str
     ]  # fmt: skip
 
 
-def ping(port: int) -> int | None:
-    """/ping's status, or None while nothing answers."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/ping", timeout=5) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return None
-
-
 @contextmanager
 def serving_image(
     image: str, model_dir: Path, port: int = 0, startup_seconds: float = STARTUP_SECONDS
@@ -54,16 +40,16 @@ def serving_image(
     process = subprocess.Popen(
         serve_command(image, model_dir, port, name), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
+    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + startup_seconds
-        while ping(port) != 200:
-            if process.poll() is not None:
-                output = process.stdout.read() if process.stdout else ""
-                raise ImageFailed(f"{image} exited with {process.returncode} before serving:\n{output[-4000:]}")
-            if time.monotonic() > deadline:
-                raise ImageFailed(f"{image} did not answer /ping with 200 within {startup_seconds:g} s")
-            time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}"
+        try:
+            wait_ready(url, process, startup_seconds)
+        except RuntimeError:
+            output = process.stdout.read() if process.stdout else ""
+            raise ImageFailed(f"{image} exited with {process.returncode} before serving:\n{output[-4000:]}") from None
+        except TimeoutError:
+            raise ImageFailed(f"{image} did not answer /ping with 200 within {startup_seconds:g} s") from None
+        yield url
     finally:
         subprocess.run(["docker", "rm", "--force", name], capture_output=True, check=False)
         process.wait(timeout=60)

@@ -18,7 +18,7 @@ from typing import Any
 from aiohttp import web
 from botocore.exceptions import BotoCoreError, ClientError
 
-from kokoro_server.openai_api import SourceRefused, add_openai_routes
+from kokoro_server.openai_api import SourceRefused, add_openai_routes, speak_fields
 from kokoro_stream.endpoint import Endpoint
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer
 
@@ -36,7 +36,7 @@ class EndpointSpeech:
         return None  # the endpoint's container checks the voice and says which it has
 
     async def stream(self, text: str, voice: str, speed: float) -> AsyncGenerator[bytes, None]:
-        body = json.dumps({"text": text, "voice": voice, "speed": speed, "format": "pcm16", "sample_rate": 24000})
+        body = json.dumps(speak_fields(text, voice, speed))
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         stop = threading.Event()

@@ -30,7 +30,8 @@ from kokoro_server.text import VoiceReading
 from kokoro_server.word_timing import align, phonemes_alone, written_words
 from kokoro_tools.corpus import AGENT_REPLIES
 
-from .server_overhead import emit, serving, wait_ready
+from ..ports import wait_ready
+from .server_overhead import emit, serving
 
 VOICE = "af_heart"
 
@@ -98,7 +99,7 @@ def main() -> None:
 
     samples: dict[str, list[float]] = {"ws_off": [], "ws_on": [], "post_off": [], "post_on": []}
     with serving(args.model_dir) as (url, server):
-        asyncio.run(wait_ready(url, server))
+        wait_ready(url, server)
         for _ in range(args.rounds):
             for sentence in sentences:  # off and on back to back, in alternating order
                 for marks in (False, True) if len(samples["ws_on"]) % 2 else (True, False):

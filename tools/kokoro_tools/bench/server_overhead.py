@@ -31,22 +31,9 @@ from kokoro_core.chunker import chunk_text
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine import SAMPLE_RATE, Engine
 from kokoro_tools.corpus import AGENT_REPLIES as CORPUS
-from kokoro_tools.ports import free_port
+from kokoro_tools.ports import free_port, wait_ready
 
 SHORT = "Sure, I can help with that."
-
-
-async def wait_ready(url: str, process: subprocess.Popen) -> None:
-    async with aiohttp.ClientSession() as session:
-        while process.poll() is None:
-            try:
-                async with session.get(f"{url}/ping") as response:
-                    if response.status == 200:
-                        return
-            except aiohttp.ClientConnectionError:
-                pass
-            await asyncio.sleep(0.01)
-    raise RuntimeError("server exited before it was ready")
 
 
 async def post_first_byte(url: str) -> float:
@@ -110,7 +97,7 @@ def main() -> None:
 
     started = time.perf_counter()
     with serving(args.model_dir) as (url, server):
-        asyncio.run(wait_ready(url, server))
+        wait_ready(url, server)
         time_to_ready = time.perf_counter() - started
 
         engine = Engine(args.model_dir, verify_directory(args.model_dir))

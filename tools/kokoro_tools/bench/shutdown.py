@@ -33,7 +33,8 @@ from kokoro_server.device import load_engine
 from kokoro_server.settings import settings_from_env
 from kokoro_tools.ports import free_port
 
-from .server_overhead import emit, wait_ready
+from ..ports import wait_ready
+from .server_overhead import emit
 
 DRAIN_SECONDS = 1.0
 LONG_SENTENCE = (
@@ -74,7 +75,7 @@ def cut_off(model_dir: Path, slowdown: float) -> dict[str, float | int]:
         [*command, "--model-dir", str(model_dir)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
     )
     try:
-        asyncio.run(wait_ready(url, server))
+        wait_ready(url, server)
         signaled = asyncio.run(sigterm_at_first_audio(url, server))
         output, _ = server.communicate(timeout=60)
         exited = time.monotonic()

@@ -26,13 +26,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from kokoro_core.model_cache import SAMPLE_RATE  # the model's: the page plays it as made
 from kokoro_stream.say import simulated_llm
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import SpeechError, Transport
 
 PAGE = files(__package__)
 TRANSPORT = web.AppKey("transport", Callable[[], Transport])
-SAMPLE_RATE = 24000
 
 
 class PageSession:

@@ -14,9 +14,7 @@ from pathlib import Path
 
 import pysubs2
 
-from kokoro_core.audio_format import AudioFormat
-
-from .reply import AudioChunk
+from .reply import AudioChunk, ReplyClock
 
 LINE_CHARS = 42
 CUE_MS = 6000
@@ -39,13 +37,10 @@ def reply_words(chunks: Iterable[AudioChunk]) -> list[TimedText]:
     A word's marks count from its sentence's first sample; each sentence starts where the audio before
     it ends."""
     words: list[TimedText] = []
-    played = offset = 0.0
-    current = None
+    clock = ReplyClock()
     for chunk in chunks:
-        if chunk.utterance_id != current:
-            current, offset = chunk.utterance_id, played
+        offset = clock.place(chunk)
         words.extend(TimedText(w.text, offset + w.start_ms, offset + w.end_ms) for w in chunk.words)
-        played += AudioFormat(chunk.format, chunk.sample_rate).duration_ms(len(chunk.audio))
     return words
 
 

@@ -30,10 +30,31 @@ class AudioChunk:
     # the reply is this plus its own.
     utterance_start_ms: float = 0.0
 
+    @property
+    def duration_ms(self) -> float:
+        return AudioFormat(self.format, self.sample_rate).duration_ms(len(self.audio))
+
     def reply_times(self) -> list[tuple[str, float, float]]:
         """This chunk's words as (text, start, end) in seconds from the reply's first sample."""
         offset = self.utterance_start_ms
         return [(word.text, (offset + word.start_ms) / 1000, (offset + word.end_ms) / 1000) for word in self.words]
+
+
+class ReplyClock:
+    """Where each sentence's audio begins in its reply's, from the reply's chunks in spoken order (each
+    sentence starts where the audio before it ends)."""
+
+    def __init__(self) -> None:
+        self._played_ms = 0.0
+        self._current: str | None = None
+        self._start_ms = 0.0
+
+    def place(self, chunk: AudioChunk) -> float:
+        """The start of ``chunk``'s sentence in the reply, in ms; the chunk's audio then counts as played."""
+        if chunk.utterance_id != self._current:
+            self._current, self._start_ms = chunk.utterance_id, self._played_ms
+        self._played_ms += chunk.duration_ms
+        return self._start_ms
 
 
 @dataclass(frozen=True)
@@ -80,7 +101,6 @@ class _Spoken:
     audio_ms: float = 0.0
     words: list[Word] = field(default_factory=list)
     complete: bool = False
-    start_ms: float | None = None  # where its audio begins in the reply's
 
     def heard(self, utterance_id: str, heard_ms: float) -> HeardUtterance:
         whole = self.complete and heard_ms >= self.audio_ms
@@ -121,7 +141,7 @@ class Reply:
     _finished: bool = False
     _spoken: dict[str, _Spoken] = field(default_factory=dict)  # every sentence sent, in order
     played_ms: float | None = None  # how much of its audio the listener has heard, when the application says
-    _delivered_ms: float = 0.0  # its audio handed to the application so far
+    _clock: ReplyClock = field(default_factory=ReplyClock)  # where each sentence begins in the reply
 
     def played(self, position_ms: float) -> None:
         """The listener has heard ``position_ms`` of this reply's audio (counted from its first chunk)."""
@@ -176,13 +196,9 @@ class Reply:
     def _deliver(self, chunk: AudioChunk) -> None:
         if not self._finished:
             spoken = self._spoken[chunk.utterance_id]
-            if spoken.start_ms is None:  # sentences are delivered in order: it starts where the reply is
-                spoken.start_ms = self._delivered_ms
-            duration = AudioFormat(chunk.format, chunk.sample_rate).duration_ms(len(chunk.audio))
-            spoken.audio_ms += duration
-            self._delivered_ms += duration
+            spoken.audio_ms += chunk.duration_ms
             spoken.words.extend(chunk.words)
-            self._queue.put_nowait(replace(chunk, utterance_start_ms=spoken.start_ms))
+            self._queue.put_nowait(replace(chunk, utterance_start_ms=self._clock.place(chunk)))
 
     def _utterance_finished(self, utterance_id: str) -> None:
         self._spoken[utterance_id].complete = True

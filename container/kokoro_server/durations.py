@@ -11,8 +11,6 @@ as it is. A graph with neither cannot give word times, and loading it fails with
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import onnx
 
 DURATIONS = "durations"
@@ -55,10 +53,9 @@ def durations_tensor(graph: onnx.GraphProto) -> str:
     return str(found[0])
 
 
-def with_durations(path: Path) -> tuple[bytes, str]:
-    """The model at ``path`` with its per-token durations as an output, and that output's name."""
-    model = onnx.load(str(path))
+def expose_durations(model: onnx.ModelProto) -> str:
+    """Add ``model``'s per-token durations to its outputs (in place); return that output's name."""
     name = durations_tensor(model.graph)
     if name not in {output.name for output in model.graph.output}:
         model.graph.output.append(onnx.helper.make_empty_tensor_value_info(name))
-    return model.SerializeToString(), name
+    return name

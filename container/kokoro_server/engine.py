@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
+import onnx
 import onnxruntime as ort
 from kokoro_onnx.chunker import split_phonemes
 from kokoro_onnx.config import DEFAULT_VOCAB, MAX_PHONEME_LENGTH
@@ -32,7 +33,8 @@ from kokoro_onnx.tokenizer import Tokenizer
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 
-from .durations import NoDurations, with_durations
+from .durations import NoDurations, expose_durations
+from .integer_conv import convolutions_as_matmuls
 from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, Speech, interruptible
 from .text import VoiceReading, language_of, said_phonemes
 from .word_timing import Span, phoneme_word_spans, phonemes_alone, time_words, until_silent, written_words
@@ -61,6 +63,8 @@ class EngineOptions:
     # Each inference call takes this many times as long (the engine waits out the difference): a
     # stand-in for a slower machine, to check that nothing depends on how fast this one is.
     slowdown: float = 1.0
+    # On a CPU, run the int8 convolutions as u8 × s8 matrix products (integer_conv.py): the same audio, sooner.
+    convolutions_as_matmuls: bool = True
 
 
 def _providers(options: EngineOptions) -> list[str | tuple[str, dict[str, str]]]:
@@ -113,8 +117,15 @@ class Engine:
         session_options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         session_options.intra_op_num_threads = options.threads_per_worker
         session_options.inter_op_num_threads = 1
-        model, self._durations_output = with_durations(model_dir / manifest.onnx)
-        self._session = ort.InferenceSession(model, sess_options=session_options, providers=_providers(options))
+        model = onnx.load(str(model_dir / manifest.onnx))
+        self._durations_output = expose_durations(model)
+        providers = _providers(options)
+        # On a CPU only: ONNX Runtime's u8 × s8 matrix kernels are its fast ones there (integer_conv.py).
+        rewrite = options.convolutions_as_matmuls and providers == ["CPUExecutionProvider"]
+        self.convolutions_as_matmuls = convolutions_as_matmuls(model) if rewrite else 0
+        self._session = ort.InferenceSession(
+            model.SerializeToString(), sess_options=session_options, providers=providers
+        )
         self.providers = tuple(self._session.get_providers())
         if options.device == "cuda" and self.device != "cuda":
             raise RuntimeError(f"device 'cuda' asked for, but ONNX Runtime fell back to {self.providers}")

@@ -10,7 +10,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper
 
-from kokoro_server.durations import NoDurations, durations_tensor, with_durations
+from kokoro_server.durations import NoDurations, durations_tensor, expose_durations
 
 
 def graph_model(nodes: list[onnx.NodeProto], outputs: list[str]) -> onnx.ModelProto:
@@ -43,8 +43,9 @@ def test_the_frames_feeding_the_alignment_are_found_and_exposed(tmp_path: Path) 
     path = tmp_path / "model.onnx"
     onnx.save(graph_model(ALIGNMENT, ["audio"]), str(path))
     assert durations_tensor(onnx.load(str(path)).graph) == "frames"
-    model, name = with_durations(path)
-    session = ort.InferenceSession(model, providers=["CPUExecutionProvider"])
+    model = onnx.load(str(path))
+    name = expose_durations(model)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     audio, frames = session.run(["audio", name], {"x": np.array([0.2, 2.6, 4.4], dtype=np.float32)})
     assert frames.tolist() == [1, 3, 4] and audio.tolist() == [1, 4, 8]
 

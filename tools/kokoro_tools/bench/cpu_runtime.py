@@ -7,8 +7,14 @@ the cache folder), and the configurations take turns round by round, so they sha
 state. The same int8 model, voice and corpus for all:
 - ``engine@V``: this project's engine (container/kokoro_server on core/kokoro_core) on ONNX Runtime V, chunk by chunk as
   the server plans them, with text normalization off so that both say the same words;
+- ``engine-convinteger@V`` (V the last of ``--versions``): the same, with the int8 model's convolutions left
+  as ``ConvInteger`` (``kokoro_server.integer_conv``), to show what that rewrite gains;
 - ``kokoro-onnx@1.26.0``: kokoro-onnx 0.6.1's ``Kokoro.create`` on each whole reply with the ONNX
-  Runtime the project pinned before, the setup a user would otherwise pick.
+  Runtime the project pinned before, the setup a user would otherwise pick;
+- with ``--openvino V``, ``openvino-f32@V`` and ``openvino-bf16@V``: OpenVINO V on the CPU, running the
+  float graph rebuilt from the int8 weights (``float_model``; OpenVINO runs the int8 graph's dynamic
+  quantization slower than ONNX Runtime does) on each whole reply as ``Kokoro.create`` splits it, at
+  float32 or at bfloat16 inference precision (native on CPUs with AVX512-BF16 or AMX).
 The last round's audio of every configuration is transcribed by pocketsphinx, an offline recognizer
 (its English model ships in its wheel), so the words heard can be compared. Writes cpu_runtime.json
 and cpu_runtime.md.
@@ -63,10 +69,12 @@ def project_sources(folder: Path) -> Path:
 
 def runtime_python(configuration: str) -> Path:
     kind, version = configuration.split("@")
-    # The engine's own text pipeline needs num2words (kokoro_server.spoken); kokoro-onnx does not use it.
-    return venv(
-        f"ort-{version}", [f"onnxruntime=={version}", "kokoro-onnx==0.6.1", "numpy==2.5.5", "num2words==0.5.14"]
-    )
+    # The worker imports the engine, whose text pipeline needs num2words (kokoro_server.spoken) and whose
+    # word times need onnx (kokoro_server.durations), whichever configuration it runs.
+    common = ["kokoro-onnx==0.6.1", "numpy==2.5.5", "num2words==0.5.14", "onnx==1.23.2"]
+    if kind.startswith("openvino"):
+        return venv(f"openvino-{version}", [f"openvino=={version}", "onnxruntime==1.32.0", *common])
+    return venv(f"ort-{version}", [f"onnxruntime=={version}", *common])
 
 
 def write_wav(path: Path, audio) -> None:
@@ -90,9 +98,13 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
     from kokoro_server.text import VoiceReading
 
     manifest = verify_directory(model_dir)
-    if kind == "engine":
-        engine = Engine(model_dir, manifest, EngineOptions(device="cpu", threads_per_worker=os.cpu_count() or 1))
+    if kind.startswith("engine"):
+        options = EngineOptions(
+            device="cpu", threads_per_worker=os.cpu_count() or 1, convolutions_as_matmuls=kind == "engine"
+        )
+        engine = Engine(model_dir, manifest, options)
         engine.warm_up()
+        runtime = f"onnxruntime {onnxruntime.__version__}"
 
         # As written, like Kokoro.create: the same words to synthesize and to hear.
         as_written = VoiceReading(normalized=False)
@@ -100,6 +112,42 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         def speak(text: str):
             chunks = chunk_text(text, reading=as_written)
             return np.concatenate([engine.synthesize(chunk, VOICE, normalized=False).audio for chunk in chunks])
+    elif kind.startswith("openvino"):
+        import onnx
+        import openvino
+        from kokoro_onnx.chunker import split_phonemes
+        from kokoro_onnx.config import MAX_PHONEME_LENGTH
+        from kokoro_onnx.tokenizer import Tokenizer
+
+        from kokoro_tools.bench.float_model import float_graph
+
+        model = onnx.load(str(model_dir / manifest.onnx))
+        float_graph(model)
+        core = openvino.Core()
+        precision = kind.removeprefix("openvino-")
+        compiled = core.compile_model(
+            core.read_model(model.SerializeToString()),
+            "CPU",
+            {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_PRECISION_HINT": precision},
+        )
+        request = compiled.create_infer_request()
+        tokenizer = Tokenizer()
+        style = np.fromfile(model_dir / manifest.voices / f"{VOICE}.bin", np.float32).reshape(-1, 1, 256)
+
+        def speak(text: str):
+            pieces = []
+            for phonemes in split_phonemes(tokenizer.phonemize(text, "en-us"), MAX_PHONEME_LENGTH):
+                tokens = tokenizer.tokenize(phonemes)
+                inputs = {
+                    "tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
+                    "style": style[len(tokens) - 1],
+                    "speed": np.array([1.0], dtype=np.float32),
+                }
+                pieces.append(request.infer(inputs)[compiled.outputs[0]].ravel())
+            return np.concatenate(pieces)
+
+        speak("Ready.")
+        runtime = f"openvino {openvino.__version__.split('-')[0]} ({precision})"
     else:
         from kokoro_onnx import Kokoro
 
@@ -113,6 +161,8 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         def speak(text: str):
             return kokoro.create(text, voice=VOICE, speed=1.0, lang="en-us")[0]
 
+        runtime = f"onnxruntime {onnxruntime.__version__}"
+
     synth = audio = 0.0
     for name, text in texts.items():
         started = time.perf_counter()
@@ -120,7 +170,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         synth += time.perf_counter() - started
         audio += len(samples) / SAMPLE_RATE
         write_wav(wav_dir / f"{name}.wav", samples)
-    return {"onnxruntime": onnxruntime.__version__, "synth_s": synth, "audio_s": audio}
+    return {"runtime": runtime, "synth_s": synth, "audio_s": audio}
 
 
 def transcribe(wav_dir: Path, names: list[str]) -> dict[str, str]:
@@ -162,6 +212,7 @@ def main() -> None:
     parser.add_argument(
         "--versions", default="1.26.0,1.29.0,1.31.1,1.32.0", help="ONNX Runtime versions for the engine"
     )
+    parser.add_argument("--openvino", help="an OpenVINO version to run the float graph on, at f32 and bf16")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--replies", type=int, default=12, help="how many corpus replies (from the first)")
     parser.add_argument("--out", type=Path)
@@ -182,7 +233,10 @@ def main() -> None:
 
         args.model_dir = model_directory()
     texts = dict(list(load_replies(AGENT_REPLIES).items())[: args.replies])
-    configurations = [f"engine@{version}" for version in args.versions.split(",")] + [BASELINE]
+    versions = args.versions.split(",")
+    configurations = [f"engine@{version}" for version in versions] + [f"engine-convinteger@{versions[-1]}", BASELINE]
+    if args.openvino:
+        configurations += [f"openvino-{precision}@{args.openvino}" for precision in ("f32", "bf16")]
     scratch = Path(tempfile.mkdtemp(prefix="cpu-runtime-"))
     sources = project_sources(scratch / "sources")
     (scratch / "texts.json").write_text(json.dumps(texts))
@@ -217,7 +271,7 @@ def main() -> None:
     for configuration, runs in samples.items():
         rtf = [run["synth_s"] / run["audio_s"] for run in runs]
         summary[configuration] = {
-            "onnxruntime": runs[0]["onnxruntime"],
+            "runtime": runs[0]["runtime"],
             "rtf_median": round(statistics.median(rtf), 3),
             "rtf_runs": [round(value, 3) for value in rtf],
             "synth_s_median": round(statistics.median(run["synth_s"] for run in runs), 1),
@@ -244,19 +298,19 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "cpu_runtime.json").write_text(json.dumps(result, indent=2) + "\n")
         lines = [
-            "# ONNX Runtime on this CPU, and the engine against kokoro-onnx's Kokoro.create",
+            "# CPU runtimes, and the engine against kokoro-onnx's Kokoro.create",
             "",
             f"`uv run python -m kokoro_tools.bench.cpu_runtime {shlex.join(sys.argv[1:])}` on {platform.platform()}, "
             f"{os.cpu_count()} CPUs; {len(texts)} corpus replies, voice {VOICE}, int8 model; configurations "
             "alternate round by round. Words differing: word error rate of pocketsphinx's transcript against "
             f"its transcript of {BASELINE}'s audio.",
             "",
-            "| configuration | ONNX Runtime | RTF (median) | synthesis s | speed-up vs baseline | words differing |",
+            "| configuration | runtime | RTF (median) | synthesis s | speed-up vs baseline | words differing |",
             "| --- | --- | ---: | ---: | ---: | ---: |",
         ]
         for configuration, figures in summary.items():
             lines.append(
-                f"| {configuration} | {figures['onnxruntime']} | {figures['rtf_median']} | "
+                f"| {configuration} | {figures['runtime']} | {figures['rtf_median']} | "
                 f"{figures['synth_s_median']} | {figures['speedup_vs_baseline']}x | "
                 f"{figures['words_differing_from_baseline']:.1%} |"
             )

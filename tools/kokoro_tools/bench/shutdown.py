@@ -4,11 +4,13 @@
 
 SageMaker sends SIGTERM, then SIGKILL 30 s later. The server drains for KOKORO_DRAIN_SECONDS
 (default 20), then cuts what is left. This starts `python -m kokoro_server serve` as SageMaker would,
-with a 1 s drain, speaks a short sentence followed by a 320-character one (one chunk, the chunker's
-largest), sends SIGTERM when the first audio arrives (the long chunk is then in inference) and times
-the exit from the deadline. For scale it also times the long chunk on a bare engine in this process:
-what the exit would wait for if the call in flight ran to its end. KOKORO_ENGINE_SLOWDOWN stands in
-for a slower CPU: at 4, every inference call takes four times as long as on this machine.
+with a 1 s drain, speaks a 202-character sentence followed by a 320-character one, sends SIGTERM when
+the first audio arrives (the long chunk is then in inference) and times the exit from the deadline. The
+speak's ``first_chunk_chars`` keeps the first sentence whole as the first chunk, and the audio it plans
+ahead lets the next chunk be the chunker's largest: the long sentence, whole. For scale it also times
+the long chunk on a bare engine in this process: what the exit would wait for if the call in flight ran
+to its end. KOKORO_ENGINE_SLOWDOWN stands in for a slower CPU: at 4, every inference call takes four
+times as long as on this machine.
 """
 
 from __future__ import annotations
@@ -43,7 +45,11 @@ LONG_SENTENCE = (
     "where it waits for one whole week, and you can change the address or the day at any time "
     "from your account settings."
 )
-REPLY = f"One moment. {LONG_SENTENCE}"
+FIRST_SENTENCE = (
+    "Thank you for waiting while I looked up the latest tracking details for the order you placed with us "
+    "last week and I can now tell you exactly where your parcel is and when it should arrive at your home."
+)
+REPLY = f"{FIRST_SENTENCE} {LONG_SENTENCE}"
 
 
 async def sigterm_at_first_audio(url: str, server: subprocess.Popen) -> float:
@@ -55,7 +61,7 @@ async def sigterm_at_first_audio(url: str, server: subprocess.Popen) -> float:
     signaled = None
     async with aiohttp.ClientSession() as session, session.ws_connect(f"{url}/invocations-bidirectional-stream") as ws:
         await ws.receive()  # ready
-        await ws.send_json({"type": "speak", "text": REPLY})
+        await ws.send_json({"type": "speak", "text": REPLY, "first_chunk_chars": len(FIRST_SENTENCE)})
         async for message in ws:
             if message.type == aiohttp.WSMsgType.BINARY and signaled is None:
                 server.send_signal(signal.SIGTERM)
@@ -100,8 +106,13 @@ def main() -> None:
         from kokoro_server.embedded_model import model_directory
 
         args.model_dir = model_directory()
-    chunks = chunk_text(REPLY)
-    assert [len(chunk) for chunk in chunks][1:] == [len(LONG_SENTENCE)] and len(LONG_SENTENCE) == MAX_CHUNK_CHARS
+    chunks = chunk_text(REPLY, first_chunk_chars=len(FIRST_SENTENCE), first_must_fit=True)
+    if chunks != [FIRST_SENTENCE, LONG_SENTENCE] or len(LONG_SENTENCE) != MAX_CHUNK_CHARS:
+        sizes = [len(chunk) for chunk in chunks]
+        raise SystemExit(
+            f"the chunk plan cuts the reply into chunks of {sizes} characters; this bench needs "
+            f"[{len(FIRST_SENTENCE)}, {MAX_CHUNK_CHARS}] (the second one the chunker's largest): adjust its sentences"
+        )
 
     engine, _ = load_engine(settings_from_env(), args.model_dir, verify_directory(args.model_dir))
     engine.warm_up()

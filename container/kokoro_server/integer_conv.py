@@ -16,6 +16,8 @@ Measured side by side in ``docs/bench/cpu_runtime.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
@@ -49,9 +51,7 @@ class _Rewrite:
         self.graph.initializer.append(numpy_helper.from_array(array, f"{self.prefix}/{name}"))
         return f"{self.prefix}/{name}"
 
-    def node(
-        self, op_type: str, inputs: list[str], name: str, output: str | None = None, **attributes: int | list[int]
-    ) -> str:
+    def node(self, op_type: str, inputs: list[str], name: str, output: str | None = None, **attributes: Any) -> str:
         output = output or f"{self.prefix}/{name}"
         self.nodes.append(helper.make_node(op_type, inputs, [output], name=f"{self.prefix}/{name}", **attributes))
         return output

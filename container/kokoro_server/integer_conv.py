@@ -30,6 +30,12 @@ def _attribute(node: onnx.NodeProto, name: str, default: list[int]) -> list[int]
     return default
 
 
+def _explicit_pads(node: onnx.NodeProto) -> bool:
+    """Whether ``node`` pads as its ``pads`` say (no ``auto_pad`` mode that computes them)."""
+    modes = [attribute.s for attribute in node.attribute if attribute.name == "auto_pad"]
+    return not modes or modes[0] in (b"", b"NOTSET")
+
+
 def _signed_weights(weights: np.ndarray, zero_point: np.ndarray) -> np.ndarray | None:
     """``weights - zero_point`` as int8, unrolled to [taps × in channels, out channels]; None if it does not fit."""
     shifted = weights.astype(np.int32) - zero_point.astype(np.int32).reshape(-1, *([1] * (weights.ndim - 1)))
@@ -89,7 +95,8 @@ def _as_matmul(conv: onnx.NodeProto, signed: np.ndarray, taps: int, graph: onnx.
 
 
 def convolutions_as_matmuls(model: onnx.ModelProto) -> int:
-    """Rewrite, in place, each 1-D ``ConvInteger`` of stride 1 and one group whose weights fit int8; return how many."""
+    """Rewrite, in place, each 1-D ``ConvInteger`` of stride 1, one group and explicit pads whose weights fit
+    int8; return how many."""
     graph = model.graph
     initializers = {tensor.name: tensor for tensor in graph.initializer}
     rewritten: list[onnx.NodeProto] = []
@@ -103,7 +110,7 @@ def convolutions_as_matmuls(model: onnx.ModelProto) -> int:
         ):
             weights = numpy_helper.to_array(initializers[node.input[1]])
             single = _attribute(node, "strides", [1]) == [1] and _attribute(node, "group", [1]) == [1]
-            if weights.ndim == 3 and single:
+            if weights.ndim == 3 and single and _explicit_pads(node):
                 signed = _signed_weights(weights, numpy_helper.to_array(initializers[node.input[3]]))
         if signed is None:
             rewritten.append(node)

@@ -68,12 +68,17 @@ def test_dilated_padded_and_pointwise_convolutions_give_the_same_integers() -> N
 
 def test_convolutions_it_cannot_express_are_left_as_they_are() -> None:
     wide = np.full((OUT, CHANNELS, 3), 255, np.uint8)  # 255 minus a zero point near 128 is over int8's 127
-    specs = {"strided": {"taps": 3, "strides": [2]}, "wide": {"taps": 3, "weights": wide}, "kept": {"taps": 3}}
+    specs = {
+        "strided": {"taps": 3, "strides": [2]},
+        "wide": {"taps": 3, "weights": wide},
+        "same_padded": {"taps": 3, "auto_pad": "SAME_UPPER"},
+        "kept": {"taps": 3},
+    }
     original = model_of({name: dict(spec) for name, spec in specs.items()})
     rewritten = model_of({name: dict(spec) for name, spec in specs.items()})
     assert convolutions_as_matmuls(rewritten) == 1
     left = sorted(node.name for node in rewritten.graph.node if node.op_type == "ConvInteger")
-    assert left == ["strided", "wide"]
+    assert left == ["same_padded", "strided", "wide"]
     x = np.random.default_rng(0).standard_normal((1, CHANNELS, 40)).astype(np.float32)
     for expected, got in zip(run(original, x), run(rewritten, x), strict=True):
         assert np.array_equal(expected, got)

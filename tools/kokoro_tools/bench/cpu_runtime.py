@@ -113,8 +113,13 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
             chunks = chunk_text(text, reading=as_written)
             return np.concatenate([engine.synthesize(chunk, VOICE, normalized=False).audio for chunk in chunks])
     elif kind.startswith("openvino"):
+        import importlib
+
         import onnx
-        import openvino
+
+        # Only this worker imports OpenVINO, in the environment runtime_python makes for it; the project
+        # itself neither needs nor installs it.
+        openvino = importlib.import_module("openvino")
         from kokoro_onnx.chunker import split_phonemes
         from kokoro_onnx.config import MAX_PHONEME_LENGTH
         from kokoro_onnx.tokenizer import Tokenizer

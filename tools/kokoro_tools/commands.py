@@ -16,6 +16,12 @@ cache_app = typer.Typer(
 )
 
 
+# A server to talk to, or none: the command then starts one here on the embedded model.
+ServerUrlOption = Annotated[
+    str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
+]
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(cache_app, name="cache")
     app.command("demo")(demo)
@@ -82,9 +88,7 @@ def demo(
 
 
 def bench(
-    url: Annotated[
-        str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
-    ] = None,
+    url: ServerUrlOption = None,
     endpoint: Annotated[str | None, typer.Option(help="Benchmark a SageMaker endpoint instead.")] = None,
     region: RegionOption = None,
     endpoint_url: EndpointUrlOption = None,
@@ -216,9 +220,7 @@ def proxy(
 
 
 def playground(
-    url: Annotated[
-        str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
-    ] = None,
+    url: ServerUrlOption = None,
     endpoint: Annotated[str | None, typer.Option(help="Speak through a SageMaker endpoint instead.")] = None,
     region: RegionOption = None,
     endpoint_url: EndpointUrlOption = None,

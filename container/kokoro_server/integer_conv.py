@@ -106,7 +106,7 @@ def convolutions_as_matmuls(model: onnx.ModelProto) -> int:
         if (
             node.op_type == "ConvInteger"
             and len(node.input) == 4
-            and {node.input[1], node.input[3]} <= set(initializers)
+            and {node.input[1], node.input[3]} <= initializers.keys()
         ):
             weights = numpy_helper.to_array(initializers[node.input[1]])
             single = _attribute(node, "strides", [1]) == [1] and _attribute(node, "group", [1]) == [1]

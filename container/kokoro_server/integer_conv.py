@@ -9,13 +9,21 @@ one group becomes: transpose the quantized input to time-major, pad it with its 
 ``ConvInteger`` pads with), gather the rows each output step reads, multiply them by the weights
 unrolled the same way, and transpose back. The weights move to int8 exactly: each is
 ``weight - zero_point``, which fits int8 for every convolution of the model (checked, else that
-convolution is left as it is). Integer products are exact, so the audio is the same to the sample.
+convolution is left as it is).
+
+The products are exact only within what the CPU's kernel adds without saturating. With VNNI the
+kernel adds u8 × s8 products in int32: every int8 weight is exact. With AVX2 alone it multiplies with
+``vpmaddubsw``, which adds two products in int16 and saturates: 2 × 255 × 64 fits, 2 × 255 × 127 does
+not. So on such a CPU only convolutions whose weights lie within ±64 are rewritten
+(``exact_weight_bound``), and the audio is the same to the sample on every CPU.
 
 Measured side by side in ``docs/bench/cpu_runtime.md``.
 """
 
 from __future__ import annotations
 
+import platform
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,10 +44,27 @@ def _explicit_pads(node: onnx.NodeProto) -> bool:
     return not modes or modes[0] in (b"", b"NOTSET")
 
 
-def _signed_weights(weights: np.ndarray, zero_point: np.ndarray) -> np.ndarray | None:
-    """``weights - zero_point`` as int8, unrolled to [taps × in channels, out channels]; None if it does not fit."""
+VNNI_BOUND = 128  # every int8 weight: VNNI adds the products in int32
+PAIRED_INT16_BOUND = 64  # 2 × 255 × 64 = 32640 fits the int16 that vpmaddubsw adds two products in
+
+
+def exact_weight_bound(cpuinfo: Path = Path("/proc/cpuinfo")) -> int:
+    """The largest magnitude of an int8 weight that this CPU's u8 × s8 kernel multiplies exactly."""
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        try:
+            flags = cpuinfo.read_text().split()
+        except OSError:
+            flags = []
+        if "avx512_vnni" in flags or "avx_vnni" in flags:
+            return VNNI_BOUND
+    return PAIRED_INT16_BOUND  # without VNNI, or a CPU this does not know: only what is exact anywhere
+
+
+def _signed_weights(weights: np.ndarray, zero_point: np.ndarray, bound: int) -> np.ndarray | None:
+    """``weights - zero_point`` as int8, unrolled to [taps × in channels, out channels]; None unless every
+    one lies within ``-bound`` to ``bound`` (and int8)."""
     shifted = weights.astype(np.int32) - zero_point.astype(np.int32).reshape(-1, *([1] * (weights.ndim - 1)))
-    if shifted.min() < -128 or shifted.max() > 127:
+    if shifted.min() < max(-bound, -128) or shifted.max() > min(bound, 127):
         return None
     out_channels, in_channels, taps = shifted.shape
     return shifted.transpose(2, 1, 0).reshape(taps * in_channels, out_channels).astype(np.int8)
@@ -94,9 +119,11 @@ def _as_matmul(conv: onnx.NodeProto, signed: np.ndarray, taps: int, graph: onnx.
     return r.nodes
 
 
-def convolutions_as_matmuls(model: onnx.ModelProto) -> int:
-    """Rewrite, in place, each 1-D ``ConvInteger`` of stride 1, one group and explicit pads whose weights fit
-    int8; return how many."""
+def convolutions_as_matmuls(model: onnx.ModelProto, weight_bound: int | None = None) -> int:
+    """Rewrite, in place, each 1-D ``ConvInteger`` of stride 1, one group and explicit pads whose weights
+    this CPU multiplies exactly as int8 (``weight_bound``: by default ``exact_weight_bound()``); return how
+    many."""
+    bound = exact_weight_bound() if weight_bound is None else weight_bound
     graph = model.graph
     initializers = {tensor.name: tensor for tensor in graph.initializer}
     rewritten: list[onnx.NodeProto] = []
@@ -111,7 +138,7 @@ def convolutions_as_matmuls(model: onnx.ModelProto) -> int:
             weights = numpy_helper.to_array(initializers[node.input[1]])
             single = _attribute(node, "strides", [1]) == [1] and _attribute(node, "group", [1]) == [1]
             if weights.ndim == 3 and single and _explicit_pads(node):
-                signed = _signed_weights(weights, numpy_helper.to_array(initializers[node.input[3]]))
+                signed = _signed_weights(weights, numpy_helper.to_array(initializers[node.input[3]]), bound)
         if signed is None:
             rewritten.append(node)
             continue

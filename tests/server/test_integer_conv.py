@@ -9,7 +9,8 @@ import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
-from kokoro_server.integer_conv import convolutions_as_matmuls
+from kokoro_server import integer_conv
+from kokoro_server.integer_conv import PAIRED_INT16_BOUND, VNNI_BOUND, convolutions_as_matmuls, exact_weight_bound
 
 CHANNELS, OUT = 6, 4
 
@@ -20,16 +21,18 @@ def conv(name: str, weights: np.ndarray, zero_point: np.ndarray, **attributes) -
     return node, [numpy_helper.from_array(weights, f"{name}.w"), numpy_helper.from_array(zero_point, f"{name}.wz")]
 
 
-def model_of(convolutions: dict[str, dict]) -> onnx.ModelProto:
+def model_of(convolutions: dict[str, dict], spread: int = PAIRED_INT16_BOUND) -> onnx.ModelProto:
+    """Convolutions whose weights lie within ``spread`` of their zero point (by default: exact on any CPU)."""
     rng = np.random.default_rng(7)
     nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"])]
     initializers = []
     for name, spec in convolutions.items():
         taps = spec.pop("taps")
         weights = spec.pop("weights", None)
-        if weights is None:
-            weights = rng.integers(40, 216, (OUT, CHANNELS, taps), dtype=np.uint8)
         zero_point = np.array(rng.integers(100, 156), dtype=np.uint8)  # one per tensor, as ONNX Runtime requires
+        if weights is None:
+            low, high = int(zero_point) - spread, int(zero_point) + spread
+            weights = rng.integers(max(low, 0), min(high, 255) + 1, (OUT, CHANNELS, taps), dtype=np.uint8)
         node, tensors = conv(name, weights, zero_point, kernel_shape=[taps], **spec)
         nodes.append(node)
         initializers += tensors
@@ -84,6 +87,32 @@ def test_convolutions_it_cannot_express_are_left_as_they_are() -> None:
         assert np.array_equal(expected, got)
 
 
+def test_weights_beyond_what_the_cpu_adds_exactly_are_left_as_they_are() -> None:
+    """Without VNNI, ONNX Runtime adds two u8 × s8 products in int16 and saturates: such weights stay."""
+    specs = {"full_range": {"taps": 3}}
+    full_range = model_of({name: dict(spec) for name, spec in specs.items()}, spread=127)
+    assert convolutions_as_matmuls(full_range, weight_bound=PAIRED_INT16_BOUND) == 0
+    assert convolutions_as_matmuls(model_of({n: dict(s) for n, s in specs.items()}, 127), VNNI_BOUND) == 1
+    if exact_weight_bound() == VNNI_BOUND:  # this CPU adds in int32: the full range is exact here
+        original = model_of({name: dict(spec) for name, spec in specs.items()}, spread=127)
+        rewritten = model_of({name: dict(spec) for name, spec in specs.items()}, spread=127)
+        assert convolutions_as_matmuls(rewritten) == 1
+        x = np.random.default_rng(1).standard_normal((1, CHANNELS, 300)).astype(np.float32) * 3
+        assert all(np.array_equal(e, g) for e, g in zip(run(original, x), run(rewritten, x), strict=True))
+
+
+def test_the_exact_bound_follows_the_cpu(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(integer_conv.platform, "machine", lambda: "x86_64")
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("flags\t\t: fpu sse2 avx2 fma\n")
+    assert exact_weight_bound(cpuinfo) == PAIRED_INT16_BOUND
+    cpuinfo.write_text("flags\t\t: fpu sse2 avx2 avx_vnni\n")
+    assert exact_weight_bound(cpuinfo) == VNNI_BOUND
+    assert exact_weight_bound(tmp_path / "missing") == PAIRED_INT16_BOUND
+    monkeypatch.setattr(integer_conv.platform, "machine", lambda: "aarch64")
+    assert exact_weight_bound(cpuinfo) == PAIRED_INT16_BOUND
+
+
 def test_the_embedded_model_speaks_the_same_samples_rewritten(embedded_model_dir: Path, engine) -> None:
     """The real int8 model: its convolutions rewritten, the audio is the same to the sample."""
     from kokoro_onnx.tokenizer import Tokenizer
@@ -94,7 +123,8 @@ def test_the_embedded_model_speaks_the_same_samples_rewritten(embedded_model_dir
     path = embedded_model_dir / manifest.onnx
     original, rewritten = onnx.load(str(path)), onnx.load(str(path))
     count = convolutions_as_matmuls(rewritten)
-    assert count == engine.convolutions_as_matmuls and count >= 80  # what the CPU engine runs
+    # What the CPU engine runs: with VNNI every convolution of the model, without only those within ±64.
+    assert count == engine.convolutions_as_matmuls and count >= (80 if exact_weight_bound() == VNNI_BOUND else 1)
     sessions = [
         ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         for model in (original, rewritten)

@@ -15,7 +15,15 @@ as what the engine synthesizes while the audio planned ahead of it plays, at ``1
 time: consecutive sentences are packed into fewer model calls (each call also renders its own edge
 silence), and a sentence far over that is cut at its last clause boundary in reach, or between
 words. And a sentence too long for one call (Kokoro takes at most 510 phonemes, about one per said
-character) is split at clause boundaries, then at word boundaries, into balanced pieces.
+character) is split at clause boundaries, then at word boundaries, into balanced pieces, and a word
+longer than a call between two characters.
+
+Every language is cut: Chinese and Japanese clauses end at ，、；： with no space after them, and
+their words are cut between any two letters. Planning is linear in the text: sentences come bounded
+in length (``sentence_limit``, cut as ``segmenter`` cuts run-on text), each decision reads only the
+text it could cut (binary search over the cuts in reach), a cut's reading is checked on the words
+around it, and at most ``CLEAN_CHECKS`` cuts that do not read cleanly are tried before a decision
+gives up on that kind of cut.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from .segmenter import split_sentences
+from .segmenter import MAX_SENTENCE_CHARS, WIDE_LETTERS, iter_sentences, whole_glyph
 
 MAX_CHUNK_CHARS = 320
 FIRST_CHUNK_CHARS = 80
@@ -36,8 +44,20 @@ MIN_FIRST_CHUNK_CHARS = 12
 # A sentence this many times over its chunk's limit is cut between words when no clause boundary is in
 # reach: a pause mid-sentence costs less than a stall, or seconds of silence before the reply.
 WORD_CUT_OVER = 1.25
-_CLAUSE = re.compile(r"(?<=[,;:—–])\s+")
-_WORD = re.compile(r"\s+")
+# Cuts that do not read cleanly one decision tries before it gives up on that kind of cut: text where
+# every cut changes a reading (one long list of dates, say) costs no more than text where none does.
+CLEAN_CHECKS = 8
+# Characters either side of a cut that decide how it reads: the normalizer's rules look no further.
+CONTEXT_CHARS = 96
+# Sentences packed into one chunk hold at most this many times ``max_chunk_chars`` written characters
+# (text said as nothing, emoji say, would otherwise pack without end).
+PACKED_WRITTEN_OVER = 2
+# Sentences the plan takes whole hold at most this many times ``max_chunk_chars`` written characters.
+SENTENCE_OVER = 2
+_CLAUSE = re.compile(r"(?<=[,;:—–])\s+|(?<=[，、；：])\s*|(?<=[,;:])(?=[^\W\d_])")
+_WORD = re.compile(rf"\s+|(?<=[{WIDE_LETTERS}])(?=[{WIDE_LETTERS}])")
+
+Span = tuple[int, int]  # a cut: the text before it ends at the first index, the text after starts at the second
 
 
 class Reading(Protocol):
@@ -66,27 +86,126 @@ class AsWritten:
 AS_WRITTEN = AsWritten()
 
 
-def _pieces(text: str, boundary: re.Pattern[str]) -> list[str]:
-    return [piece for piece in boundary.split(text) if piece]
+def _spans(text: str, boundary: re.Pattern[str]) -> list[Span]:
+    """Where ``boundary`` may cut ``text``, leaving text on both sides."""
+    return [match.span() for match in boundary.finditer(text) if 0 < match.start() and match.end() < len(text)]
 
 
-def _balanced(pieces: list[str], limit: int, reading: Reading) -> list[str]:
-    """Join consecutive pieces into as few chunks as fit ``limit``, sized alike, cut only where clean."""
-    sizes = [reading.size(piece) + 1 for piece in pieces]
+def reads_cleanly(text: str, cut: Span, reading: Reading) -> bool:
+    """Whether cutting ``text`` at ``cut`` leaves its reading unchanged, judged on the words around the cut."""
+    start, end = cut
+    before, after = text[max(0, start - CONTEXT_CHARS) : start], text[end : end + CONTEXT_CHARS]
+    # Windows begin and end at whole words, so that neither starts or ends inside a number or a name.
+    if start > CONTEXT_CHARS and " " in before:
+        before = before[before.index(" ") + 1 :]
+    if len(text) - end > CONTEXT_CHARS and " " in after:
+        after = after[: after.rindex(" ")]
+    return reading.cuts_cleanly(before, after)
+
+
+class _Cuts:
+    """The cuts of one text at one kind of boundary, with the said size of the text before each."""
+
+    def __init__(self, text: str, boundary: re.Pattern[str], reading: Reading) -> None:
+        self.text, self.reading = text, reading
+        self.spans = _spans(text, boundary)
+        self._before: dict[int, int] = {}
+
+    def size_before(self, index: int) -> int:
+        if index not in self._before:
+            self._before[index] = self.reading.size(self.text[: self.spans[index][0]])
+        return self._before[index]
+
+    def _fitting(self, limit: float) -> int:
+        """How many cuts leave at most ``limit`` said before them (the text before grows with each)."""
+        low, high = 0, len(self.spans)
+        while low < high:
+            middle = (low + high) // 2
+            if self.size_before(middle) <= limit:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    def _good(self, index: int) -> bool:
+        """Both parts worth a model call, and the cut reads cleanly."""
+        start, end = self.spans[index]
+        if self.reading.size(self.text[end:]) < MIN_FIRST_CHUNK_CHARS:
+            return False
+        return reads_cleanly(self.text, (start, end), self.reading)
+
+    def latest(self, limit: float) -> Span | None:
+        """The last good cut that leaves at most ``limit`` before it."""
+        fitting = self._fitting(limit)
+        for index in range(fitting - 1, max(-1, fitting - 1 - CLEAN_CHECKS), -1):
+            if self.size_before(index) < MIN_FIRST_CHUNK_CHARS:
+                break
+            if self._good(index):
+                return self.spans[index]
+        return None
+
+    def earliest(self, limit: float) -> Span | None:
+        """The first good cut (at most ``limit`` before it)."""
+        first = self._fitting(MIN_FIRST_CHUNK_CHARS - 1)
+        for index in range(first, min(len(self.spans), first + CLEAN_CHECKS)):
+            if self.size_before(index) > limit:
+                break
+            if self._good(index):
+                return self.spans[index]
+        return None
+
+
+def _balanced(text: str, boundary: re.Pattern[str], limit: int, reading: Reading) -> list[str]:
+    """``text`` cut at ``boundary`` into as few chunks as fit ``limit``, sized alike, cut only where clean."""
+    cuts = _spans(text, boundary)
+    pieces = list(zip([0, *(end for _, end in cuts)], [*(start for start, _ in cuts), len(text)], strict=True))
+    sizes = [reading.size(text[start:end]) + 1 for start, end in pieces]
     count = -(-sum(sizes) // limit)
     target = -(-sum(sizes) // count)
-    chunks: list[str] = []
-    size = 0
-    for index, (piece, piece_size) in enumerate(zip(pieces, sizes, strict=True)):
-        if chunks and (
-            size + piece_size <= target or not reading.cuts_cleanly(" ".join(pieces[:index]), " ".join(pieces[index:]))
-        ):
-            chunks[-1] += " " + piece
+    chunks: list[list[int]] = []
+    size, unclean = 0, 0
+    for index, ((start, end), piece_size) in enumerate(zip(pieces, sizes, strict=True)):
+        if chunks and size + piece_size <= target:
+            chunks[-1][1] = end
+            size += piece_size
+        elif chunks and unclean < CLEAN_CHECKS and not reads_cleanly(text, cuts[index - 1], reading):
+            unclean += 1
+            chunks[-1][1] = end
             size += piece_size
         else:
-            chunks.append(piece)
+            chunks.append([start, end])
             size = piece_size
-    return chunks
+    return [text[start:end] for start, end in chunks]
+
+
+def _fitting_head(text: str, limit: int, reading: Reading) -> int:
+    """Where to cut ``text``, which has no boundary: after the longest head of at most ``limit`` said (one
+    glyph at least, never inside one)."""
+    low, high = 1, len(text) - 1  # by binary search: the cost grows with the log of the text
+    while low < high:
+        middle = (low + high + 1) // 2
+        if reading.size(text[:middle]) <= limit:
+            low = middle
+        else:
+            high = middle - 1
+    return whole_glyph(text, low)
+
+
+def _unbroken(text: str, limit: int, longest: int, reading: Reading) -> bool:
+    """A word longer than its chunk even as written ("a" * 400, a long code), or said far longer than any
+    chunk may be (a number of hundreds of digits), has no break to wait for: it is cut between characters.
+    A short word said long ("$9,730.12", a lexicon's respelling) stays whole."""
+    return len(text) > limit or reading.size(text) > PACKED_WRITTEN_OVER * longest
+
+
+def _between_characters(text: str, limit: int, reading: Reading) -> list[str]:
+    """``text`` with no boundary left, cut between characters into pieces of at most ``limit`` said."""
+    pieces = []
+    while len(text) > 1 and reading.size(text) > limit:
+        cut = _fitting_head(text, limit, reading)
+        pieces.append(text[:cut])
+        text = text[cut:]
+    return [*pieces, text]
 
 
 def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS, reading: Reading = AS_WRITTEN) -> list[str]:
@@ -94,53 +213,61 @@ def split_long(sentence: str, limit: int = MAX_CHUNK_CHARS, reading: Reading = A
     if reading.size(sentence) <= limit:
         return [sentence]
     chunks: list[str] = []
-    for clause in _balanced(_pieces(sentence, _CLAUSE), limit, reading):
+    for clause in _balanced(sentence, _CLAUSE, limit, reading):
         if reading.size(clause) <= limit:
             chunks.append(clause)
-        else:
-            words = _pieces(clause, _WORD)
-            fits = max(map(reading.size, words)) <= limit
-            chunks.extend(_balanced(words, limit, reading) if fits else [clause])
+            continue
+        for piece in _balanced(clause, _WORD, limit, reading):
+            unbroken = _unbroken(piece, limit, limit, reading)
+            chunks.extend(_between_characters(piece, limit, reading) if unbroken else [piece])
     return chunks
 
 
-def _clean_cuts(sentence: str, bounds: Iterable[tuple[int, int]], limit: int, reading: Reading) -> Iterator[list[str]]:
-    """The sentence cut at each boundary (start, end) in order, while the first part fits ``limit``.
-
-    Only cuts that leave both parts worth a model call and that read cleanly (``Reading.cuts_cleanly``).
-    """
-    for start, end in bounds:
-        size = reading.size(sentence[:start])
-        if size > limit:
-            return
-        worth_a_call = min(size, reading.size(sentence[end:])) >= MIN_FIRST_CHUNK_CHARS
-        if worth_a_call and reading.cuts_cleanly(sentence[:start], sentence[end:]):
-            yield [sentence[:start], sentence[end:]]
-
-
-def _head(sentence: str, limit: int, reading: Reading, earliest: bool, words_over: float) -> list[str]:
-    """``sentence`` whole if it fits ``limit``, else cut in two: its head, and the rest.
+def _head(
+    text: str, limit: int, longest: int, reading: Reading, earliest: bool, words_over: float
+) -> tuple[str, str, str] | None:
+    """``text`` cut in two, its head and the rest (with what stood between them: a space or nothing), or
+    None to keep it whole: it fits ``limit``, or no cut is in reach.
 
     The head ends at a clause boundary in reach: the first one (``earliest``, for the earliest audio)
-    or the last one (for the longest chunk that still fits). With none, a sentence more than
+    or the last one (for the longest chunk that still fits). With none, a text more than
     ``words_over`` times the limit is cut at the last word boundary in reach instead, or if no word
     fits, at the first one past the shortest chunk worth a model call.
     """
-    size = reading.size(sentence)
+    size = reading.size(text)
     if size <= limit:
-        return [sentence]
-    clauses = _clean_cuts(sentence, ((m.start(), m.end()) for m in _CLAUSE.finditer(sentence)), limit, reading)
-    cut = next(clauses, None) if earliest else next(reversed([*clauses]), None)
-    if cut is not None or size <= words_over * limit:
-        return cut or [sentence]
-    words = [(match.start(), match.end()) for match in _WORD.finditer(sentence)]
-    cut = next(reversed([*_clean_cuts(sentence, words, limit, reading)]), None)
-    return cut or next(_clean_cuts(sentence, words, size, reading), [sentence])
+        return None
+    clauses = _Cuts(text, _CLAUSE, reading)
+    cut = clauses.earliest(limit) if earliest else clauses.latest(limit)
+    if cut is None:
+        if size <= words_over * limit:
+            return None
+        words = _Cuts(text, _WORD, reading)
+        cut = words.latest(limit) or words.earliest(size)
+        if cut is None:
+            if _WORD.search(text) or len(text) < 2 or not _unbroken(text, limit, longest, reading):
+                return None
+            head = _fitting_head(text, limit, reading)
+            return text[:head], "", text[head:]
+    start, end = cut
+    return text[:start], " " if end > start else "", text[end:]
 
 
 def _limit(ahead: float, max_chunk_chars: int) -> int:
     """How long the next chunk may be when the listener is ``ahead`` said characters from running out."""
     return min(max_chunk_chars, max(MIN_FIRST_CHUNK_CHARS, int(GROWTH * ahead)))
+
+
+def sentence_limit(max_chunk_chars: int) -> int:
+    """The longest sentence, in written characters, the plan takes whole: a bound on its work, far enough
+    over a chunk that the plan, not the segmenter, decides where a long sentence is cut."""
+    return max(MAX_SENTENCE_CHARS, SENTENCE_OVER * max_chunk_chars)
+
+
+def _bounded(sentences: Iterable[str], max_chars: int) -> Iterator[str]:
+    """Sentences no longer than ``max_chars`` written: a longer one is cut as the segmenter cuts run-on text."""
+    for sentence in sentences:
+        yield from iter_sentences(sentence, max_chars) if len(sentence) > max_chars else (sentence,)
 
 
 def plan_chunks(
@@ -150,7 +277,8 @@ def plan_chunks(
     first_must_fit: bool = False,
     reading: Reading = AS_WRITTEN,
 ) -> Iterator[str]:
-    """Chunks for an utterance's sentences, in order; blank sentences are skipped. Sizes count said characters.
+    """Chunks for an utterance's sentences, in order, each planned when asked for; blank sentences are
+    skipped. Sizes count said characters.
 
     With ``first_must_fit`` (the listener is still hearing earlier audio, which the first chunk must
     follow without a gap), the first chunk is cut between words if no clause boundary is in reach.
@@ -161,27 +289,33 @@ def plan_chunks(
     # of 1 - 1/GROWTH of it), so a run of short sentences still grows into long chunks.
     ahead = 0.0
     current, limit = "", 0  # the chunk being packed, and how long it may grow
-    for sentence in sentences:
+    join = ""  # what stands between ``current`` and the text after it: a space, or nothing (Chinese, a cut word)
+    longest_packed = PACKED_WRITTEN_OVER * max_chunk_chars
+    for sentence in _bounded(sentences, sentence_limit(max_chunk_chars)):
         rest = " ".join(sentence.split())
-        if rest and first:
+        if not rest:
+            continue
+        if first:
             first = False
             words_over = 1.0 if first_must_fit else WORD_CUT_OVER
-            head, *more = _head(rest, first_chunk_chars, reading, earliest=True, words_over=words_over)
+            cut = _head(rest, first_chunk_chars, max_chunk_chars, reading, earliest=True, words_over=words_over)
+            head, _, rest = cut or (rest, "", "")
             for piece in split_long(head, max_chunk_chars, reading):
                 yield piece
                 ahead += reading.size(piece) if not ahead else (1 - 1 / GROWTH) * reading.size(piece)
-            rest = more[0] if more else ""
         while rest:
-            if current and reading.size(f"{current} {rest}") <= limit:
-                current, rest = f"{current} {rest}", ""
+            packed = f"{current}{join}{rest}"
+            if current and len(packed) <= longest_packed and reading.size(packed) <= limit:
+                current, rest = packed, ""
                 break
             if current:
                 yield current
                 ahead += (1 - 1 / GROWTH) * reading.size(current)
             limit = _limit(ahead, max_chunk_chars)
             words_over = 1.0 if limit == max_chunk_chars else WORD_CUT_OVER
-            current, *more = _head(rest, limit, reading, earliest=False, words_over=words_over)
-            rest = more[0] if more else ""
+            cut = _head(rest, limit, max_chunk_chars, reading, earliest=False, words_over=words_over)
+            current, join, rest = cut or (rest, "", "")
+        join = " " if sentence[-1:].isspace() else ""
     if current:
         yield current
 
@@ -194,4 +328,16 @@ def chunk_text(
     reading: Reading = AS_WRITTEN,
 ) -> list[str]:
     """Chunks for a whole input text."""
-    return list(plan_chunks(split_sentences(text), first_chunk_chars, max_chunk_chars, first_must_fit, reading))
+    return list(iter_chunks(text, first_chunk_chars, max_chunk_chars, first_must_fit, reading))
+
+
+def iter_chunks(
+    text: str,
+    first_chunk_chars: int = FIRST_CHUNK_CHARS,
+    max_chunk_chars: int = MAX_CHUNK_CHARS,
+    first_must_fit: bool = False,
+    reading: Reading = AS_WRITTEN,
+) -> Iterator[str]:
+    """Chunks for a whole input text, each planned when asked for: the first costs only its sentence."""
+    sentences = iter_sentences(text, sentence_limit(max_chunk_chars))
+    return plan_chunks(sentences, first_chunk_chars, max_chunk_chars, first_must_fit, reading)

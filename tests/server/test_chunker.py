@@ -154,6 +154,14 @@ def test_a_lexicon_phrase_is_never_parted_and_its_said_length_counts() -> None:
         assert words(" ".join(chunks)) == words(text)
 
 
+def test_a_short_word_said_long_is_never_cut_between_its_letters() -> None:
+    lexicon = parse_lexicon({"ACME": "the incredibly long and winding name of our company"}, DEFAULT_VOCAB)
+    reading = VoiceReading(lexicon=lexicon)
+    for first_chunk_chars in (12, 20, 40):
+        for text in ("ACME.", "$9,730.12."):
+            assert chunk_text(text, first_chunk_chars, 320, True, reading=reading) == [text]
+
+
 def test_no_cut_leaves_a_rest_too_short_for_a_model_call() -> None:
     text = "Sure, here it is."
     assert chunk_text(text, first_chunk_chars=12, first_must_fit=True) == [text]  # not "Sure, here it" + "is."

@@ -260,15 +260,16 @@ def _abbreviation(match: re.Match[str], british: bool) -> str:
     name = match.group("name")
     said = ABBREVIATIONS[name]
     # The abbreviation's dot may also end the sentence: keep a full stop where it does.
-    ends = not match.string[match.end() :].strip() or (name == "etc." and match.group("end") is not None)
+    ends = match.group("last") is not None or (name == "etc." and match.group("end") is not None)
     return said + "." if name.endswith(".") and ends else said
 
 
 def _street_or_saint(match: re.Match[str], british: bool) -> str:
     before = match.group("before") or ""
     capital_after = match.group("capital_after") is not None
-    at_end = not match.string[match.end() :].strip()
-    first_word = before and re.search(r"(?:^|[.!?]\s+)$", match.string[: match.start()])
+    at_end = match.group("last") is not None
+    start = match.start()  # the name before "St." is a sentence's first word: at the start, or after its end
+    first_word = before and (not start or _SENTENCE_END.search(match.string, max(0, start - _CONTEXT), start))
     if before and not first_word:  # "Main St." is a street; a capital after it starts the next sentence
         return f"{before}Street{'.' if capital_after or at_end else ''}"
     if capital_after:  # "Visit St. Louis": the sentence's first word does not name a street
@@ -306,6 +307,11 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT_NAMES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 _ABBREVIATION_NAMES = "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
 _END = r"(?P<end>(?=\s*$)|(?=\s+(?-i:[A-Z])|\s+[\"“]))?"  # the end of a sentence follows
+_LAST = r"(?P<last>(?=\s*\Z))?"  # nothing but whitespace follows
+# How far back a rule looks for the end of the sentence before it: the context is bounded, so that a text
+# of many matches costs time in proportion to its length.
+_CONTEXT = 64
+_SENTENCE_END = re.compile(r"[.!?]\s+\Z")
 _WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _DAY = rf"(?:{_WEEKDAY_NAMES})\.?"
 _BETWEEN_DAYS = r"\s*(?:[-–—&/,]|to|through|thru|and|or)\s*"
@@ -317,7 +323,7 @@ RULES: list[Rule] = [
     (
         re.compile(
             r"(?<![\w.-])(?:https?://)?(?P<host>(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|uk|us|gov|edu|app|info))"
-            r"(?P<path>/[^\s,;!?)\"']*[^\s,;!?)\"'.])?(?![\w.]*\w)",
+            r"(?P<path>/[^\s,;!?)\"']*[^\s,;!?)\"'.])?(?!\w|\.+\w)",
             re.IGNORECASE,
         ),
         _url,
@@ -428,8 +434,8 @@ RULES: list[Rule] = [
         ),
         _weekdays,
     ),
-    (re.compile(r"(?P<before>\b[A-Z][a-z]+\s+)?\bSt\.(?P<capital_after>(?=\s+[A-Z]))?"), _street_or_saint),
-    (re.compile(rf"(?<![\w.])(?P<name>{_ABBREVIATION_NAMES})(?![\w])" + _END), _abbreviation),
+    (re.compile(r"(?P<before>\b[A-Z][a-z]+\s+)?\bSt\.(?P<capital_after>(?=\s+[A-Z]))?" + _LAST), _street_or_saint),
+    (re.compile(rf"(?<![\w.])(?P<name>{_ABBREVIATION_NAMES})(?![\w])" + _END + _LAST), _abbreviation),
 ]
 
 

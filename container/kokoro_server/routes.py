@@ -119,7 +119,12 @@ async def rendered_alone(runtime: Runtime, utterance: Utterance) -> AsyncIterato
     try:
         first_chunk = (settings.first_chunk_chars, False)
         async for rendered in render(
-            utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars
+            utterance,
+            runtime.engine,
+            runtime.scheduler,
+            first_chunk,
+            settings.max_chunk_chars,
+            settings.planning_budget_seconds,
         ):
             yield rendered
             utterance.sent(len(rendered.audio))

@@ -207,7 +207,12 @@ class Session:
         utterance.first_chunk = first_chunk
         self._post("start", utterance)
         async for rendered in render(
-            utterance, runtime.engine, runtime.scheduler, first_chunk, settings.max_chunk_chars
+            utterance,
+            runtime.engine,
+            runtime.scheduler,
+            first_chunk,
+            settings.max_chunk_chars,
+            settings.planning_budget_seconds,
         ):
             while len(self._outbox) >= OUTBOX_LIMIT:
                 self._room.clear()

@@ -50,6 +50,11 @@ class Interruption:
         self._interrupted = False
 
     @property
+    def interrupted(self) -> bool:
+        """Whether ``interrupt`` was called: work under this interruption should stop."""
+        return self._interrupted
+
+    @property
     def in_flight(self) -> int:
         """Inference calls running under this interruption now."""
         with self._lock:

@@ -17,14 +17,14 @@ from functools import partial
 import numpy as np
 
 from kokoro_core.audio_format import wav_header
-from kokoro_core.chunker import chunk_text
 from kokoro_core.options import SpeechOptions
 from kokoro_core.protocol import ProtocolError, Word
 
 from .audio import StreamEncoder
+from .planning import ChunkPlan
 from .scheduler import Scheduler, Ticket
 from .speech_engine import Interruption, NothingToSpeak, Speech, SpeechEngine
-from .text import VoiceReading, language_of, speakable
+from .text import VoiceReading, has_speakable, language_of
 
 
 @dataclass
@@ -40,6 +40,8 @@ class Utterance:
     # set by the client when it resumes an utterance, else planned when synthesis starts.
     first_chunk: tuple[int, bool] | None = None
     synth_seconds: float = 0.0
+    planning_seconds: float = 0.0  # spent reading the text to plan its chunks (part of synth_seconds)
+    planned_as_written: bool = False  # the planning budget ran out: the rest was planned as written
     audio_bytes: int = 0
     first_audio_at: float | None = None
     words: list[Word] = field(default_factory=list)  # of the chunks rendered so far
@@ -74,9 +76,10 @@ class Utterance:
 
 
 def check_speakable(text: str, voice: str) -> None:
-    """Refuse, before any work, a text in which the voice would find nothing to say."""
+    """Refuse, before any work, a text in which the voice would find nothing to say (one C-speed scan: it
+    runs as a message is read)."""
     language = language_of(voice)
-    if not any(char.isalnum() for char in speakable(text, language)):
+    if not has_speakable(text, language):
         raise ProtocolError(
             "nothing_to_speak",
             f"text has nothing voice {voice!r} ({language}) can speak: emoji, symbols and, for English voices, "
@@ -86,23 +89,28 @@ def check_speakable(text: str, voice: str) -> None:
 
 @dataclass(frozen=True)
 class Rendered:
-    """One chunk for the wire: its encoded audio and its words."""
+    """One chunk for the wire: its encoded audio and its words, and whether it is the utterance's last."""
 
     audio: bytes
     words: list[Word]
+    last: bool = False
 
 
-def _synthesize_chunk(
-    engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, text: str, last: bool
-) -> Rendered:
+def _synthesize_next(engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, plan: ChunkPlan) -> Rendered:
+    """Plan the next chunk, synthesize it and encode it: all on an engine worker, never on the event loop."""
     started, options = time.perf_counter(), utterance.options
+    text = plan.take()
+    if text is None:
+        return Rendered(encoder.finish(), [], last=True)  # nothing left to say (a text of blank sentences)
     try:
         speech = engine.synthesize(
             text, options.voice, options.speed, utterance.interruption, options.normalize, options.lexicon
         )
     except NothingToSpeak:
         speech = Speech(np.zeros(0, dtype=np.float32), ())  # a chunk of only punctuation: nothing to add
+    last = plan.done()
     utterance.synth_seconds += time.perf_counter() - started
+    utterance.planning_seconds, utterance.planned_as_written = plan.planning_seconds, plan.as_written
     ms_per_sample, offset = 1000 / engine.sample_rate, utterance.rendered_samples
     words = [
         Word(
@@ -114,7 +122,7 @@ def _synthesize_chunk(
     ]
     utterance.words.extend(words)
     utterance.rendered_samples += len(speech.audio)
-    return Rendered(encoder.encode(speech.audio, last=last), words)
+    return Rendered(encoder.encode(speech.audio, last=last), words, last)
 
 
 async def render(
@@ -123,21 +131,24 @@ async def render(
     scheduler: Scheduler,
     first_chunk: tuple[int, bool],
     max_chunk_chars: int,
+    planning_budget_seconds: float,
 ) -> AsyncIterator[Rendered]:
     """Yield the encoded audio of ``utterance`` and its words, chunk by chunk (its ``header`` goes first
     on the wire).
 
-    ``first_chunk`` is the first chunk's limit in characters and whether it must fit it (``pace``).
+    ``first_chunk`` is the first chunk's limit in characters and whether it must fit it (``pace``). Each
+    chunk is planned in the job that synthesizes it (``planning``).
     """
     encoder = StreamEncoder(utterance.options.format)
-    first_chunk_chars, first_must_fit = first_chunk
     options = utterance.options
     reading = VoiceReading(language_of(options.voice), options.normalize, options.lexicon)
-    chunks = chunk_text(utterance.text, first_chunk_chars, max_chunk_chars, first_must_fit, reading)
-    for index, text in enumerate(chunks):
-        call = partial(_synthesize_chunk, engine, encoder, utterance, text, index == len(chunks) - 1)
+    plan = ChunkPlan(
+        utterance.text, reading, first_chunk, max_chunk_chars, planning_budget_seconds, utterance.interruption
+    )
+    call = partial(_synthesize_next, engine, encoder, utterance, plan)
+    while True:
         try:
-            rendered = await scheduler.run(utterance.session, call)
+            rendered: Rendered = await scheduler.run(utterance.session, call)
         except asyncio.CancelledError:
             # Canceled, disconnected or cut at shutdown: a chunk already on a worker stops now, so
             # the worker is free for the next utterance instead of finishing audio nobody will hear.
@@ -145,3 +156,5 @@ async def render(
             raise
         if rendered.audio:
             yield rendered
+        if rendered.last:
+            return

@@ -35,6 +35,8 @@ Span = tuple[float, float]  # start and end, in samples
 # The decoder's sound runs about three frames ahead of the duration alignment (measured against an
 # offline recognizer's word alignment; Kokoro's reference pipeline makes the same correction).
 LEAD_FRAMES = 3
+# Written words either side of a boundary that decide whether they are said apart as together.
+CONTEXT_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,11 @@ def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
     else:  # context changes a reading somewhere: keep together what is only said right together
         groups = [[tokens[0]]] if tokens else []
         for index in range(1, len(tokens)):
-            before, after = " ".join(tokens[:index]), " ".join(tokens[index:])
-            if _bare(reading.said(before).split() + reading.said(after).split()) == _bare(said):
+            # Judged on the words around the boundary: a reading depends on its neighbours, not on the chunk.
+            before = " ".join(tokens[max(0, index - CONTEXT_WORDS) : index])
+            after = " ".join(tokens[index : index + CONTEXT_WORDS])
+            apart = reading.said(before).split() + reading.said(after).split()
+            if _bare(apart) == _bare(reading.said(f"{before} {after}").split()):
                 groups.append([tokens[index]])
             else:
                 groups[-1].append(tokens[index])

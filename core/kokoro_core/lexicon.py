@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,15 +35,20 @@ class Lexicon:
     """Entries as (word, say) pairs; ``say`` is a respelling, or phonemes between slashes."""
 
     entries: tuple[tuple[str, str], ...] = ()
-    # Derived once from the entries: a lexicon is applied to every chunk of every utterance.
+    # Derived once from the entries: a lexicon is applied to every chunk of every utterance, and is part
+    # of the key of every cached reading.
     _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
     _say: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(self.entries))
         if self.entries:
-            words = sorted((re.escape(word) for word, _ in self.entries), key=len, reverse=True)
-            object.__setattr__(self, "_pattern", re.compile(rf"(?<!\w)(?:{'|'.join(words)})(?!\w)"))
+            object.__setattr__(self, "_pattern", _pattern(tuple(sorted(word for word, _ in self.entries))))
             object.__setattr__(self, "_say", dict(self.entries))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -73,6 +79,13 @@ class Lexicon:
             return f"{'Q' if match.group()[0].isupper() else 'q'}zxlexicon{index}zq"
 
         return self._pattern.sub(replace, text), phonemes
+
+
+@lru_cache(maxsize=64)
+def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """The pattern that finds ``words``, compiled once however many sessions and messages give them."""
+    alternatives = sorted((re.escape(word) for word in words), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)")
 
 
 NO_LEXICON = Lexicon()

@@ -1,0 +1,110 @@
+"""An utterance's chunks, planned one at a time on an engine worker (never on the event loop), within a
+time budget.
+
+The chunk plan (``kokoro_core.chunker``) reads the text as the voice says it: normalized, with its
+lexicon. Its cost grows in proportion to the text, and each chunk is planned only when the one before
+it has been synthesized, so a 20 KB text costs nothing before its first chunk but that chunk's sentence.
+Text that reads unusually slowly must still not hold a worker: once an utterance has spent
+``budget_seconds`` planning, the rest of it is planned by the text as written (sizes in written
+characters, every word boundary a clean cut). Synthesis still says each chunk normalized; only where
+the chunks are cut changes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+from kokoro_core.chunker import AS_WRITTEN, Reading, iter_chunks
+
+from .speech_engine import Interrupted, Interruption
+
+Clock = Callable[[], float]
+
+
+class BudgetedReading:
+    """A reading that answers as the voice reads until ``budget_seconds`` of it are spent, then as written.
+
+    Every answer first checks ``interruption``: planning for a canceled utterance stops at once.
+    """
+
+    def __init__(
+        self, reading: Reading, budget_seconds: float, interruption: Interruption, clock: Clock = time.perf_counter
+    ) -> None:
+        self._reading = reading
+        self._budget = budget_seconds
+        self._interruption = interruption
+        self._clock = clock
+        self.spent = 0.0
+        self.exhausted = False
+
+    def size(self, text: str) -> int:
+        if self._check():
+            return AS_WRITTEN.size(text)
+        started = self._clock()
+        try:
+            return self._reading.size(text)
+        finally:
+            self._spend(started)
+
+    def cuts_cleanly(self, before: str, after: str) -> bool:
+        if self._check():
+            return AS_WRITTEN.cuts_cleanly(before, after)
+        started = self._clock()
+        try:
+            return self._reading.cuts_cleanly(before, after)
+        finally:
+            self._spend(started)
+
+    def _check(self) -> bool:
+        """Whether the budget is spent; raises ``Interrupted`` when the utterance was canceled."""
+        if self._interruption.interrupted:
+            raise Interrupted("planning stopped: the utterance was canceled")
+        return self.exhausted
+
+    def _spend(self, started: float) -> None:
+        self.spent += self._clock() - started
+        self.exhausted = self.spent > self._budget
+
+
+class ChunkPlan:
+    """The chunks of one utterance in order, each planned when it is asked for."""
+
+    def __init__(
+        self,
+        text: str,
+        reading: Reading,
+        first_chunk: tuple[int, bool],
+        max_chunk_chars: int,
+        budget_seconds: float,
+        interruption: Interruption,
+        clock: Clock = time.perf_counter,
+    ) -> None:
+        self.reading = BudgetedReading(reading, budget_seconds, interruption, clock)
+        first_chunk_chars, first_must_fit = first_chunk
+        self._chunks: Iterator[str] = iter_chunks(
+            text, first_chunk_chars, max_chunk_chars, first_must_fit, self.reading
+        )
+        self._next: str | None = None
+        self._planned_next = False
+
+    def take(self) -> str | None:
+        """The next chunk, or None when there is none left."""
+        chunk = self._next if self._planned_next else next(self._chunks, None)
+        self._next, self._planned_next = None, False
+        return chunk
+
+    def done(self) -> bool:
+        """Whether the chunk taken last was the last one (plans the following chunk to know)."""
+        if not self._planned_next:
+            self._next, self._planned_next = next(self._chunks, None), True
+        return self._next is None
+
+    @property
+    def planning_seconds(self) -> float:
+        return self.reading.spent
+
+    @property
+    def as_written(self) -> bool:
+        """Whether the budget ran out, so part of the text was planned as written."""
+        return self.reading.exhausted

@@ -109,7 +109,7 @@ def resolve_voice(name: str, available: tuple[str, ...] | None) -> str:
 def _body(raw: bytes) -> SpeechBody:
     try:
         document = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, nested too deeply, or a number too long to read
         raise SourceRefused(400, "invalid_json", "the body must be a JSON object") from None
     if not isinstance(document, dict):
         raise SourceRefused(400, "invalid_json", "the body must be a JSON object")

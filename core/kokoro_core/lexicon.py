@@ -20,6 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .validation import shown
+
 MAX_ENTRIES = 1000
 MAX_WORD_CHARS = 64
 MAX_SAY_CHARS = 200
@@ -116,20 +118,22 @@ def parse_lexicon(value: Any, symbols: Collection[str]) -> Lexicon:
 def _checked(word: str, say: Any, symbols: Collection[str]) -> str:
     if not word.strip() or word != word.strip() or len(word) > MAX_WORD_CHARS:
         raise LexiconError(
-            f"lexicon word {word!r} is invalid; give 1 to {MAX_WORD_CHARS} characters without surrounding spaces"
+            f"lexicon word {shown(word)} is invalid; give 1 to {MAX_WORD_CHARS} characters without surrounding spaces"
         )
     if not isinstance(say, str) or not say.strip(" /") or len(say) > MAX_SAY_CHARS:
         raise LexiconError(
-            f"lexicon entry {word!r}: {say!r} is invalid; give a respelling or /phonemes/ of 1 to "
+            f"lexicon entry {shown(word)}: {shown(say)} is invalid; give a respelling or /phonemes/ of 1 to "
             f"{MAX_SAY_CHARS} characters"
         )
     if say.startswith("/") != say.endswith("/") or (say.startswith("/") and len(say) < 3):
-        raise LexiconError(f"lexicon entry {word!r}: phonemes go between two slashes, as in /wˈɪn/; got {say!r}")
+        raise LexiconError(
+            f"lexicon entry {shown(word)}: phonemes go between two slashes, as in /wˈɪn/; got {shown(say)}"
+        )
     if say.startswith("/"):
         unknown = sorted({symbol for symbol in say[1:-1] if symbol not in symbols})
         if unknown:
             raise LexiconError(
-                f"lexicon entry {word!r}: phoneme symbols {' '.join(unknown)!r} are not in the model's set; see "
+                f"lexicon entry {shown(word)}: phoneme symbols {' '.join(unknown)!r} are not in the model's set; see "
                 "`kokoro-stream normalize --phonemes` for the phonemes of similar words"
             )
     return say

@@ -10,6 +10,7 @@ from typing import Any
 from .audio_format import DEFAULT_RATES, AudioFormat
 from .lexicon import MAX_ENTRIES, NO_LEXICON, Lexicon, LexiconError, parse_lexicon
 from .protocol import ProtocolError, SpeechOptionFields
+from .validation import shown
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,9 @@ def resolve_options(
     options = defaults
     if fields.voice is not None:
         if fields.voice not in voices:
-            raise ProtocolError("unknown_voice", f"voice {fields.voice!r} unknown; choose one of: {', '.join(voices)}")
+            raise ProtocolError(
+                "unknown_voice", f"voice {shown(fields.voice)} unknown; choose one of: {', '.join(voices)}"
+            )
         options = replace(options, voice=fields.voice)
     if fields.speed is not None:
         options = replace(options, speed=fields.speed)
@@ -86,7 +89,7 @@ def check_first_chunk_chars(value: int, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ProtocolError(
             "invalid_first_chunk_chars",
-            f"first_chunk_chars {value!r} is invalid; give a whole number from {low} to {high}",
+            f"first_chunk_chars {shown(value)} is invalid; give a whole number from {low} to {high}",
         )
     return value
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from pydantic_core import PydanticCustomError
 
 from .audio_format import FORMATS, SAMPLE_RATES
-from .validation import problems
+from .validation import problems, shown
 
 MAX_ID_CHARS = 128
 SPEED_RANGE = (0.5, 2.0)  # what Kokoro says naturally; beyond it, speech slurs or drags
@@ -107,7 +107,7 @@ class SpeechOptionFields(_ClientMessage):
     @classmethod
     def _voice(cls, value: Any) -> Any:
         if not isinstance(value, str) or not value:
-            raise _refuse("unknown_voice", f"voice {value!r} unknown; give a voice name from `ready`")
+            raise _refuse("unknown_voice", f"voice {shown(value)} unknown; give a voice name from `ready`")
         return value
 
     @field_validator("speed", mode="before")
@@ -115,14 +115,14 @@ class SpeechOptionFields(_ClientMessage):
     def _speed(cls, value: Any) -> Any:
         low, high = SPEED_RANGE
         if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-            raise _refuse("invalid_speed", f"speed {value!r} is invalid; give a number from {low} to {high}")
+            raise _refuse("invalid_speed", f"speed {shown(value)} is invalid; give a number from {low} to {high}")
         return float(value)
 
     @field_validator("format", mode="before")
     @classmethod
     def _format(cls, value: Any) -> Any:
         if not isinstance(value, str) or value not in FORMATS:
-            raise _refuse("unknown_format", f"format {value!r} unknown; choose one of: {', '.join(FORMATS)}")
+            raise _refuse("unknown_format", f"format {shown(value)} unknown; choose one of: {', '.join(FORMATS)}")
         return value
 
     @field_validator("sample_rate", mode="before")
@@ -130,21 +130,23 @@ class SpeechOptionFields(_ClientMessage):
     def _sample_rate(cls, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or value not in SAMPLE_RATES:
             allowed = ", ".join(map(str, SAMPLE_RATES))
-            raise _refuse("invalid_sample_rate", f"sample_rate {value!r} is not supported; choose one of: {allowed}")
+            raise _refuse(
+                "invalid_sample_rate", f"sample_rate {shown(value)} is not supported; choose one of: {allowed}"
+            )
         return value
 
     @field_validator("normalize", mode="before")
     @classmethod
     def _normalize(cls, value: Any) -> Any:
         if not isinstance(value, bool):
-            raise _refuse("invalid_normalize", f"normalize {value!r} is invalid; give true or false")
+            raise _refuse("invalid_normalize", f"normalize {shown(value)} is invalid; give true or false")
         return value
 
     @field_validator("marks", mode="before")
     @classmethod
     def _marks(cls, value: Any) -> Any:
         if not isinstance(value, bool):
-            raise _refuse("invalid_marks", f"marks {value!r} is invalid; give true (word times) or false")
+            raise _refuse("invalid_marks", f"marks {shown(value)} is invalid; give true (word times) or false")
         return value
 
     @field_validator("lexicon", mode="before")
@@ -155,13 +157,13 @@ class SpeechOptionFields(_ClientMessage):
             raise _refuse("invalid_lexicon", f'lexicon must be an object of "word": "how to say it", not {name}')
         for word, say in value.items():
             if not isinstance(say, str):
-                raise _refuse("invalid_lexicon", f"lexicon entry {word!r}: {say!r} is invalid; give a string")
+                raise _refuse("invalid_lexicon", f"lexicon entry {shown(word)}: {shown(say)} is invalid; give a string")
         return value
 
 
 def _check_id(value: Any) -> Any:
     if not isinstance(value, str) or not 0 < len(value) <= MAX_ID_CHARS:
-        raise _refuse("invalid_id", f"id must be a string of 1 to {MAX_ID_CHARS} characters, not {value!r}")
+        raise _refuse("invalid_id", f"id must be a string of 1 to {MAX_ID_CHARS} characters, not {shown(value)}")
     return value
 
 
@@ -194,7 +196,9 @@ class Speak(SpeechOptionFields):
     @classmethod
     def _first_chunk_chars(cls, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise _refuse("invalid_first_chunk_chars", f"first_chunk_chars {value!r} is invalid; give a whole number")
+            raise _refuse(
+                "invalid_first_chunk_chars", f"first_chunk_chars {shown(value)} is invalid; give a whole number"
+            )
         return value
 
 
@@ -261,6 +265,12 @@ def parse_json_object(text: str) -> dict[str, Any]:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise ProtocolError("invalid_json", f"the message is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError(
+            "invalid_json", "the message nests arrays or objects too deeply; send one flat JSON object"
+        ) from None
+    except ValueError:  # Python refuses to read an integer of thousands of digits
+        raise ProtocolError("invalid_json", "the message holds a number with too many digits to read") from None
     if not isinstance(document, dict):
         raise ProtocolError("invalid_json", f"the message must be a JSON object, not {type(document).__name__}")
     return document
@@ -282,10 +292,17 @@ def parse_client_message(payload: str | bytes, max_bytes: int) -> ClientMessage:
 
 def validate_client_message(document: dict[str, Any]) -> ClientMessage:
     """A client message from its JSON object, checked."""
-    model = CLIENT_MESSAGES.get(str(document.get("type")))
+    kind = document.get("type")
+    model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
     if model is None:
         kinds = ", ".join(CLIENT_MESSAGES)
-        raise ProtocolError("unknown_type", f"message type {document.get('type')!r} unknown; send one of: {kinds}")
+        if kind is None:
+            problem = "the message has no type"
+        elif isinstance(kind, str):
+            problem = f"message type {kind[:40]!r} unknown"
+        else:
+            problem = f"message type must be a string, not {type(kind).__name__}"
+        raise ProtocolError("unknown_type", f"{problem}; send one of: {kinds}")
     _check_fields(document, model, "invalid_message", model.type_name())
     try:
         return model.model_validate(document)

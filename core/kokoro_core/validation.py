@@ -3,6 +3,7 @@ protocol's refusals, the settings readers and the agent to word as each needs.""
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,3 +28,11 @@ def problems(error: ValidationError) -> list[Problem]:
         )
         for item in error.errors(include_url=False)
     ]
+
+
+_SHORT = reprlib.Repr(maxlevel=2, maxstring=60, maxother=60, maxlong=40, maxdict=4, maxlist=4)
+
+
+def shown(value: Any) -> str:
+    """``value`` as a refusal quotes it: its repr, shortened, so an error never echoes a whole message."""
+    return _SHORT.repr(value)

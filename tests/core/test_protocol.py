@@ -54,7 +54,8 @@ def refusal(payload: str | bytes) -> ProtocolError:
         ({"type": "speak", "text": "Hi.", "pitch": 2}, "invalid_message", "pitch"),
         ({"type": "close", "now": True}, "invalid_message", "its fields are: type"),
         ({"type": "shout"}, "unknown_type", "configure, speak, cancel, close"),
-        ({"text": "no type"}, "unknown_type", "None"),
+        ({"text": "no type"}, "unknown_type", "no type"),
+        ({"type": [[["speak"]]]}, "unknown_type", "a string, not list"),
     ],
 )
 def test_each_refusal_names_what_was_wrong_and_what_is_allowed(message: dict, code: str, says: str) -> None:

@@ -6,6 +6,7 @@ synthesize correctly, and the server holds nothing for the failed request.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import aiohttp
@@ -37,6 +38,8 @@ HTTP_CASES = {
     "invalid_utf8": (b"caf\xe9 \xff\xfe", "text/plain", 400, "invalid_utf8"),
     "invalid_json": (b'{"text": "hi",', "application/json", 400, "invalid_json"),
     "json_array": (b'["hi"]', "application/json", 400, "invalid_json"),
+    "json_nested_too_deeply": (b"[" * 5000, "application/json", 400, "invalid_json"),
+    "json_number_too_long": (b'{"text": "hi", "speed": ' + b"9" * 5000 + b"}", "application/json", 400, "invalid_json"),
     "unknown_field": ({"text": "hi", "vioce": "af_heart"}, "application/json", 400, "invalid_request"),
     "unknown_voice": ({"text": "hi", "voice": "xx_nobody"}, "application/json", 400, "unknown_voice"),
     "voice_wrong_type": ({"text": "hi", "voice": ["af_heart"]}, "application/json", 400, "unknown_voice"),
@@ -103,15 +106,23 @@ def test_wrong_method_is_a_json_405(server, idle_after):
 
 def test_client_that_disconnects_mid_response_cancels_its_work(server, idle_after):
     text = " ".join(f"Sentence {i} is here to keep the engine busy." for i in range(10))
+    engine = server.server.runtime.engine
 
     async def scenario():
         async with aiohttp.ClientSession() as session:
             async with session.post(f"{server.url}/invocations", json={"text": text}) as response:
-                await response.content.readany()  # first audio arrived; now hang up
-                response.close()
+                await response.content.readany()  # first audio arrived; the next chunk goes to a worker
+                while not server.stats()["running_jobs"]:
+                    await asyncio.sleep(0.001)
+                interrupted_before = engine.interrupted_calls
+                response.close()  # hang up
+        while server.stats()["running_jobs"]:
+            await asyncio.sleep(0.001)
+        interrupted = engine.interrupted_calls - interrupted_before
         await _probe_http(server.url)
+        return interrupted
 
-    run(scenario())
+    assert run(scenario()) == 1  # the chunk on the worker was stopped, not finished for nobody
 
 
 # -- WebSocket --------------------------------------------------------------------------------
@@ -119,6 +130,10 @@ def test_client_that_disconnects_mid_response_cancels_its_work(server, idle_afte
 WS_CASES = {
     "invalid_json": ('{"type": "speak", "text": ', "invalid_json"),
     "json_not_an_object": ("[1, 2, 3]", "invalid_json"),
+    "json_nested_too_deeply": ("[" * 5000, "invalid_json"),
+    "json_object_nested_too_deeply": ('{"type": "speak", "text": "hi", "x": ' + '{"a": ' * 3000, "invalid_json"),
+    "json_number_too_long": ('{"type": "speak", "text": "hi", "speed": ' + "9" * 5000 + "}", "invalid_json"),
+    "type_not_a_string": ('{"type": [[["speak"]]], "text": "hi"}', "unknown_type"),
     "unknown_type": ('{"type": "sing", "text": "la"}', "unknown_type"),
     "missing_type": ('{"text": "no type"}', "unknown_type"),
     "unknown_field": ('{"type": "speak", "text": "hi", "colour": "red"}', "invalid_message"),

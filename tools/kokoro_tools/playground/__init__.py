@@ -129,7 +129,7 @@ async def session(request: web.Request) -> web.WebSocketResponse:
                 continue
             try:
                 message = json.loads(frame.data)
-            except ValueError:
+            except (ValueError, RecursionError):
                 await ws.send_json({"type": "error", "message": "messages are JSON objects"})
                 continue
             await page.handle(message if isinstance(message, dict) else {})

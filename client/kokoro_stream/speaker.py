@@ -7,8 +7,9 @@
         heard = await speaker.cancel() # barge-in: nothing of the canceled speech arrives after this returns;
                                        # heard.text is what the listener heard of the reply
 
-Each sentence is sent the moment it is complete, without waiting for earlier ones to be spoken;
-the server keeps them in order (and a sentence refused as busy and sent again is still heard in
+Each sentence is sent the moment it is complete, without waiting for earlier ones to be spoken (as
+many as the server lets one session hold, ``ready.max_session_utterances``; the rest go as earlier
+ones finish); the server keeps them in order (and a sentence refused as busy and sent again is still heard in
 its place: later audio waits for it). If the session drops (SageMaker limits a connection's lifetime,
 networks fail), the speaker reconnects and re-sends every unfinished sentence, dropping the part
 of its audio that was already delivered, so nothing is lost or heard twice.
@@ -89,6 +90,7 @@ class Speaker:
         self.format = format
         self.sample_rate = 0
         self.ready: Ready | None = None
+        self._sending: set[asyncio.Future[None]] = set()
         self.reconnects = 0
         self._progress_at = time.monotonic()
         self._reply: Reply | None = None  # the latest turn: the one a playback position is about
@@ -227,6 +229,8 @@ class Speaker:
         await self._connected.wait()
         if utterance.generation == self._generation or utterance.id not in self._pending:
             return  # already (re)sent on this connection, or canceled meanwhile
+        if self._room_on_server() <= 0:
+            return  # the session holds all the server allows it: sent when an earlier one finishes
         utterance.generation = self._generation
         resume = {}
         if utterance.delivered and utterance.first_chunk_chars is not None:
@@ -237,6 +241,26 @@ class Speaker:
             await self._transport.send(message)
         except TransportClosed:
             pass  # the receiver reconnects and re-sends everything pending
+
+    def _room_on_server(self) -> int:
+        """How many more sentences the server would admit in this session now (``ready`` says its limit)."""
+        limit = self.ready.max_session_utterances if self.ready is not None else None
+        if limit is None:
+            return len(self._pending) + 1
+        on_server = sum(1 for u in self._pending.values() if u.generation == self._generation and not u.complete)
+        return limit - on_server
+
+    def _send_waiting(self) -> None:
+        """Send the sentences held back for room on the server, in order, as far as there is room now."""
+        room = self._room_on_server()
+        for utterance in self._pending.values():
+            if room <= 0:
+                return
+            if utterance.generation != self._generation and not utterance.complete:
+                room -= 1
+                task = asyncio.ensure_future(self._send_utterance(utterance))
+                self._sending.add(task)  # held until done: the loop keeps only weak references
+                task.add_done_callback(self._sending.discard)
 
     # -- receiving --------------------------------------------------------------------------
 
@@ -343,12 +367,14 @@ class Speaker:
         self._pending.pop(utterance.id, None)
         utterance.reply._fail(ServerError(code, text, utterance.id))
         self._release_in_order()
+        self._send_waiting()
 
     def _finish(self, utterance: PendingSentence) -> None:
         utterance.complete = True
         if self._current is utterance:
             self._current = None
         self._release_in_order()
+        self._send_waiting()
 
     def _release_in_order(self) -> None:
         """Hand audio over in the order sentences were sent: a sentence's audio waits while an earlier

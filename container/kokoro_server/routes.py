@@ -90,24 +90,37 @@ async def invocations(request: web.Request) -> web.StreamResponse:
         }
     )
     response.enable_chunked_encoding()
+    deadline = runtime.settings.send_timeout_seconds
     try:
         await response.prepare(request)
         header = utterance.header
         if header and not options.marks:
-            await response.write(header)
+            await _write(request, response, header, deadline)
         async for rendered in rendered_alone(runtime, utterance):
             if options.marks:
-                await response.write(_ndjson_chunk(header + rendered.audio, rendered.words))
+                await _write(request, response, _ndjson_chunk(header + rendered.audio, rendered.words), deadline)
                 header = b""
             else:
-                await response.write(rendered.audio)
+                await _write(request, response, rendered.audio, deadline)
         if options.marks:
             done = {"type": "done", "audio_ms": utterance.audio_ms, "ttfa_ms": utterance.ttfa_ms}
-            await response.write(json.dumps(done).encode() + b"\n")
+            await _write(request, response, json.dumps(done).encode() + b"\n", deadline)
         await response.write_eof()
     finally:
         runtime.finished(utterance, "disconnected")  # released already, unless the client left before audio
     return response
+
+
+async def _write(request: web.Request, response: web.StreamResponse, data: bytes, deadline: float) -> None:
+    """Write within ``deadline`` seconds, else drop the connection: a client that stops reading must not
+    hold its admission slot (and the audio synthesized for it) for as long as it likes."""
+    try:
+        async with asyncio.timeout(deadline):
+            await response.write(data)
+    except TimeoutError:
+        if request.transport is not None:
+            request.transport.abort()
+        raise ConnectionResetError(f"the client accepted no audio for {deadline:g} s") from None
 
 
 async def rendered_alone(runtime: Runtime, utterance: Utterance) -> AsyncIterator[Rendered]:
@@ -167,9 +180,13 @@ async def bidirectional(request: web.Request) -> web.StreamResponse:
     runtime = request.app[RUNTIME]
     if (unavailable := _unavailable(runtime)) is not None:
         return unavailable
-    ws = web.WebSocketResponse(max_msg_size=runtime.settings.max_message_bytes * 4, autoping=True)
+    settings = runtime.settings
+    ws = web.WebSocketResponse(
+        max_msg_size=settings.max_message_bytes * 4, autoping=True, heartbeat=settings.heartbeat_seconds or None
+    )
     await ws.prepare(request)
-    session = Session(ws, runtime)
+    transport = request.transport
+    session = Session(ws, runtime, transport.abort if transport is not None else lambda: None)
     runtime.sessions.add(session)
     try:
         await session.run()

@@ -5,6 +5,11 @@ acts at once without awaiting anything, so a cancel is never stuck behind audio.
 synthesizes utterances in the order they were sent. The sender is the only writer: it drains
 an outbox, so synthesis of utterance N+1 goes on while N's audio is still being written, and
 a cancel can purge what is queued and put ``canceled`` first.
+
+A session shares the server fairly: it may hold at most ``max_session_utterances`` admitted at once,
+and a client that stops reading is dropped rather than left holding them. Every write has a deadline
+(``send_timeout_seconds``), the outbox is bounded in bytes (replies to a client that sends but never
+reads pile up in it), and heartbeats find a peer that has gone silent.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any, cast
 
 from aiohttp import WSMsgType, web
@@ -35,24 +41,31 @@ from kokoro_core.protocol import (
     parse_client_message,
 )
 
-from . import pace
+from . import pace, telemetry
 from .runtime import Runtime
 from .utterance import Utterance, render
 
 OUTBOX_LIMIT = 32  # audio frames synthesized ahead of the socket; beyond this the producer waits
+AUDIO_AHEAD_BYTES = 4 << 20  # nor more audio than this (at least one frame)
+OUTBOX_MAX_BYTES = 8 << 20  # past this the client is not reading what it asked for: it is dropped
+CONTROL_BYTES = 256  # about what a control message takes on the wire (marks: per word)
 GOING_AWAY = 1001
+POLICY_VIOLATION = 1008
 
 
 class Session:
-    def __init__(self, ws: web.WebSocketResponse, runtime: Runtime) -> None:
+    def __init__(self, ws: web.WebSocketResponse, runtime: Runtime, drop_connection: Callable[[], None]) -> None:
         self.id = runtime.new_id("s")
         self._ws = ws
+        self._drop_connection = drop_connection  # aborts the TCP connection: no write can hold it open
         self._runtime = runtime
         self._defaults = runtime.default_options()
         self._queue: deque[Utterance] = deque()
         self._unfinished: dict[str, Utterance] = {}
         self._current: tuple[Utterance, asyncio.Task[None]] | None = None
         self._outbox: deque[tuple[str, Any]] = deque()
+        self._outbox_bytes = 0
+        self._urgent = 0  # replies at the head of the outbox that go out before any audio, in order
         self._outbox_changed = asyncio.Event()
         self._room = asyncio.Event()
         self._work = asyncio.Event()
@@ -73,6 +86,7 @@ class Session:
             formats=list(FORMATS),
             sample_rates=list(SAMPLE_RATES),
             max_text_chars=self._runtime.settings.max_text_chars,
+            max_session_utterances=self._runtime.settings.max_session_utterances,
         )
         await self._ws.send_json(ready.wire())
         tasks = [asyncio.create_task(self._produce()), asyncio.create_task(self._send())]
@@ -106,7 +120,7 @@ class Session:
                 case Close():
                     self.close(1000)
         except ProtocolError as error:
-            self._post_first("message", error.reply(message.id if isinstance(message, Speak) else None))
+            self._post_urgent("message", error.reply(message.id if isinstance(message, Speak) else None))
 
     def _on_configure(self, message: Configure) -> None:
         engine = self._runtime.engine
@@ -122,6 +136,13 @@ class Session:
         utterance_id = message.id or self._runtime.new_id("u")
         if utterance_id in self._unfinished:
             raise ProtocolError("duplicate_id", f"utterance {utterance_id!r} is still queued or playing; use a new id")
+        most = self._runtime.settings.max_session_utterances
+        if len(self._unfinished) >= most:
+            raise ProtocolError(
+                "busy",
+                f"this session already has {most} utterances queued or playing, the most one session may have "
+                "(ready's max_session_utterances); send the next after a done",
+            )
         first_chunk = None
         if message.first_chunk_chars is not None:  # a resumed utterance: lay its audio out as before
             longest = self._runtime.settings.max_chunk_chars
@@ -139,7 +160,7 @@ class Session:
             targets = [self._unfinished[utterance_id]]
         else:
             raise ProtocolError("unknown_id", f"no utterance {utterance_id!r} is queued or playing in this session")
-        for utterance in reversed(targets):  # canceled messages go out first, in the order spoken
+        for utterance in targets:  # canceled messages go out ahead of audio, in the order spoken
             self._cancel(utterance)
 
     def close(self, code: int = 1000) -> None:
@@ -147,6 +168,13 @@ class Session:
         if self._close_code is None:
             self._close_code = code
             self._work.set()
+
+    def drop(self, reason: str) -> None:
+        """Abort the connection of a client that stopped reading; the reader's cleanup frees its work."""
+        if self._close_code != POLICY_VIOLATION:
+            self._close_code = POLICY_VIOLATION
+            telemetry.event("session_dropped", session=self.id, reason=reason)
+            self._drop_connection()
 
     async def abort(self) -> None:
         """Close now with 1001 (the drain deadline passed); the reader's cleanup cancels the work."""
@@ -160,9 +188,10 @@ class Session:
         if self._current is not None and self._current[0] is utterance:
             self._current[1].cancel()
         self._outbox = deque(item for item in self._outbox if _utterance_of(item) is not utterance)
+        self._outbox_bytes = sum(_size(item) for item in self._outbox)
         self._heard_by = None  # the listener stops hearing it: the next reply starts afresh
         self._room.set()
-        self._post_first("canceled", utterance)
+        self._post_urgent("canceled", utterance)
         self._runtime.finished(utterance, "canceled")
 
     # -- producer -------------------------------------------------------------------------
@@ -214,7 +243,7 @@ class Session:
             settings.max_chunk_chars,
             settings.planning_budget_seconds,
         ):
-            while len(self._outbox) >= OUTBOX_LIMIT:
+            while self._outbox and (len(self._outbox) >= OUTBOX_LIMIT or self._outbox_bytes >= AUDIO_AHEAD_BYTES):
                 self._room.clear()
                 await self._room.wait()
             if utterance.options.marks and rendered.words:
@@ -226,56 +255,82 @@ class Session:
 
     def _post(self, kind: str, payload: Any) -> None:
         self._outbox.append((kind, payload))
-        self._outbox_changed.set()
+        self._posted(_size((kind, payload)))
 
-    def _post_first(self, kind: str, payload: Any) -> None:
-        self._outbox.appendleft((kind, payload))
+    def _post_urgent(self, kind: str, payload: Any) -> None:
+        """Post ahead of queued audio (an error, a cancel), after the urgent replies posted before it."""
+        self._outbox.insert(self._urgent, (kind, payload))
+        self._urgent += 1
+        self._posted(_size((kind, payload)))
+
+    def _posted(self, size: int) -> None:
+        self._outbox_bytes += size
         self._outbox_changed.set()
+        if self._outbox_bytes > OUTBOX_MAX_BYTES:
+            self.drop(f"over {OUTBOX_MAX_BYTES >> 20} MiB of replies unread")
 
     async def _send(self) -> None:
         ws = self._ws
+        deadline = self._runtime.settings.send_timeout_seconds
         while True:
             while not self._outbox:
                 self._outbox_changed.clear()
                 await self._outbox_changed.wait()
-            kind, payload = self._outbox.popleft()
+            item = self._outbox.popleft()
+            self._urgent = max(0, self._urgent - 1)
+            self._outbox_bytes -= _size(item)
+            kind, payload = item
             self._room.set()
             try:
-                if kind == "audio":
-                    utterance, data = payload
-                    await ws.send_bytes(data)
-                    utterance.sent(len(data))
-                    now = time.perf_counter()  # the listener plays audio as it arrives, after what it has
-                    heard_from = now if self._heard_by is None else max(self._heard_by, now)
-                    self._heard_by = heard_from + utterance.options.format.duration_ms(len(data)) / 1000
-                elif kind == "start":
-                    chars, must_fit = payload.first_chunk
-                    # A client resuming this utterance sends first_chunk_chars back, for the same audio.
-                    start = Start(
-                        id=payload.id, first_chunk_chars=chars if must_fit else None, **payload.options.described()
-                    )
-                    await ws.send_json(start.wire())
-                    if payload.header:
-                        await ws.send_bytes(payload.header)
-                elif kind == "done":
-                    self._unfinished.pop(payload.id, None)
-                    self._runtime.finished(payload, "done")
-                    done = Done(id=payload.id, audio_ms=payload.audio_ms, ttfa_ms=payload.ttfa_ms)
-                    await ws.send_json(done.wire())
-                elif kind == "canceled":
-                    canceled = Canceled(id=payload.id, sent_ms=payload.audio_ms, sent_text=payload.sent_text)
-                    await ws.send_json(canceled.wire())
-                elif kind == "marks":
-                    await ws.send_json(payload[1].wire())
-                elif kind == "message":
-                    await ws.send_json(payload.wire())
-                elif kind == "close":
-                    await ws.close(
-                        code=payload, message=b"session closed" if payload == 1000 else b"server shutting down"
-                    )
-                    return
+                async with asyncio.timeout(deadline):
+                    await self._write(ws, kind, payload)
+            except TimeoutError:
+                self.drop(f"a write waited over {deadline:g} s: the client is not reading")
+                return
             except ConnectionError:
                 return  # the client is gone; the reader sees the socket close and cleans up
+            if kind == "close":
+                return
+
+    async def _write(self, ws: web.WebSocketResponse, kind: str, payload: Any) -> None:
+        if kind == "audio":
+            utterance, data = payload
+            await ws.send_bytes(data)
+            utterance.sent(len(data))
+            now = time.perf_counter()  # the listener plays audio as it arrives, after what it has
+            heard_from = now if self._heard_by is None else max(self._heard_by, now)
+            self._heard_by = heard_from + utterance.options.format.duration_ms(len(data)) / 1000
+        elif kind == "start":
+            chars, must_fit = payload.first_chunk
+            # A client resuming this utterance sends first_chunk_chars back, for the same audio.
+            start = Start(id=payload.id, first_chunk_chars=chars if must_fit else None, **payload.options.described())
+            await ws.send_json(start.wire())
+            if payload.header:
+                await ws.send_bytes(payload.header)
+        elif kind == "done":
+            self._unfinished.pop(payload.id, None)
+            self._runtime.finished(payload, "done")
+            done = Done(id=payload.id, audio_ms=payload.audio_ms, ttfa_ms=payload.ttfa_ms)
+            await ws.send_json(done.wire())
+        elif kind == "canceled":
+            canceled = Canceled(id=payload.id, sent_ms=payload.audio_ms, sent_text=payload.sent_text)
+            await ws.send_json(canceled.wire())
+        elif kind == "marks":
+            await ws.send_json(payload[1].wire())
+        elif kind == "message":
+            await ws.send_json(payload.wire())
+        elif kind == "close":
+            await ws.close(code=payload, message=b"session closed" if payload == 1000 else b"server shutting down")
+
+
+def _size(item: tuple[str, Any]) -> int:
+    """About how many bytes ``item`` takes on the wire."""
+    kind, payload = item
+    if kind == "audio":
+        return len(payload[1])
+    if kind == "marks":
+        return CONTROL_BYTES * (1 + len(payload[1].words) // 4)
+    return CONTROL_BYTES
 
 
 def _utterance_of(item: tuple[str, Any]) -> Utterance | None:

@@ -30,6 +30,15 @@ class ServerSettings(BaseModel):
     cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"
     workers: int = Field(0, ge=0, le=64, description="engine worker threads; 0: 4 on a GPU, 1 on CPU")
     max_active_utterances: int = Field(64, ge=1, description="utterances admitted at once, queued or playing")
+    max_session_utterances: int = Field(
+        16, ge=1, description="utterances one WebSocket session may have queued or playing (fair sharing)"
+    )
+    send_timeout_seconds: float = Field(
+        30.0, gt=0, description="a client that takes longer to accept one write is dropped and frees its slots"
+    )
+    heartbeat_seconds: float = Field(
+        20.0, ge=0, description="WebSocket ping interval; a client silent for half of it more is dropped; 0: off"
+    )
     max_text_chars: int = Field(20_000, ge=1)
     first_chunk_chars: int = Field(80, ge=10)
     max_chunk_chars: int = Field(320, ge=40, le=400)

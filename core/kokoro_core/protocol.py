@@ -342,6 +342,7 @@ class Ready(_ServerMessage):
     default_voice: str | None = None
     sample_rates: list[int] = Field(default_factory=lambda: list(SAMPLE_RATES))
     max_text_chars: int | None = None
+    max_session_utterances: int | None = None  # a speak past this many unfinished is refused as ``busy``
 
 
 class _Described(_ServerMessage):

@@ -108,6 +108,33 @@ def test_busy_sentences_are_retried_until_admitted_and_come_back_in_order() -> N
     assert sum(isinstance(m, Error) and m.code == "busy" for m in messages) >= 1
 
 
+def test_sentences_past_the_sessions_share_wait_on_the_client_and_are_never_refused() -> None:
+    gate = threading.Event()
+    sentences = [f"Sentence number {index} of a reply longer than one session may queue." for index in range(6)]
+
+    async def scenario(url: str, server) -> tuple[dict[str, bytes], list, int]:
+        transport = RecordingTransport(url)
+        async with Speaker(transport) as speaker:
+            reply = speaker.reply()
+            await reply.feed(" ".join(sentences))
+            await reply.end()
+            while server.stats()["active_utterances"] < 2:  # the session's share, held at the gate
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.2)  # time for a third sentence to be sent, were the speaker to send it
+            held_at = server.stats()["active_utterances"]
+            gate.set()
+            audio: dict[str, bytes] = {}
+            async for chunk in reply:
+                audio[chunk.text] = audio.get(chunk.text, b"") + chunk.audio
+            return audio, transport.messages, held_at
+
+    with fake_server(gate, max_session_utterances=2, **CHUNKS) as (server, _):
+        audio, messages, held_at = run(scenario(server.ws_url, server))
+    assert held_at == 2  # the rest waited on the client
+    assert list(audio) == sentences and all(audio.values())
+    assert not any(isinstance(m, Error) for m in messages)  # never refused as busy
+
+
 def test_a_cancel_while_the_engine_holds_the_first_sentence_delivers_nothing_of_the_reply() -> None:
     gate = threading.Event()
 

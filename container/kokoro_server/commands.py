@@ -25,8 +25,12 @@ def serve(
     ] = None,
 ) -> None:
     """Run the speech server locally: /ping, POST /invocations, WS /invocations-bidirectional-stream."""
+    from kokoro_core.loopback import exposure_warning
+
     from .server import run_server
 
+    if warning := exposure_warning(host, "the speech server, which asks no credentials"):
+        typer.echo(warning, err=True)
     raise typer.Exit(run_server(host, port, model_dir))
 
 

@@ -127,6 +127,15 @@ def _body(raw: bytes) -> SpeechBody:
 
 async def speech(request: web.Request) -> web.StreamResponse:
     source = request.app[SOURCE]
+    # A browser sends another site's POST without asking this server first only as a form or plain text:
+    # requiring JSON keeps web pages from speaking through it.
+    if request.content_type != "application/json":
+        return openai_error(
+            415,
+            f"the body must be JSON sent with Content-Type: application/json, not {request.content_type[:60]!r}",
+            None,
+            "unsupported_media_type",
+        )
     try:
         body = _body(await request.read())
         encoder = encoder_for(body.response_format)

@@ -32,14 +32,14 @@ def speech_server() -> Iterator[RunningServer]:
         yield server
 
 
-def client(url: str) -> AsyncOpenAI:
-    return AsyncOpenAI(base_url=f"{url}/v1", api_key="not-needed", max_retries=0)
+def client(url: str, api_key: str = "not-needed") -> AsyncOpenAI:
+    return AsyncOpenAI(base_url=f"{url}/v1", api_key=api_key, max_retries=0)
 
 
-async def spoken(url: str, **request: Any) -> tuple[str, bytes]:
+async def spoken(url: str, api_key: str = "not-needed", **request: Any) -> tuple[str, bytes]:
     """The streamed response's content type and bytes, as an app would read them."""
     arguments = {"model": "tts-1", "voice": "coral", "input": TEXT} | request
-    async with client(url).audio.speech.with_streaming_response.create(**arguments) as response:
+    async with client(url, api_key).audio.speech.with_streaming_response.create(**arguments) as response:
         return response.headers["content-type"], b"".join([chunk async for chunk in response.iter_bytes()])
 
 

@@ -205,18 +205,31 @@ def proxy(
     region: RegionOption = None,
     endpoint_url: EndpointUrlOption = None,
     ca_file: CaFileOption = None,
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help="Address to listen on; beyond loopback, give --api-key too.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="KOKORO_PROXY_API_KEY",
+            help="Refuse requests without Authorization: Bearer <this key> (the OpenAI SDK's api_key).",
+        ),
+    ] = None,
 ) -> None:
     """OpenAI's speech API (/v1/audio/speech) on this machine, in front of a SageMaker endpoint."""
     from aiohttp import web
 
+    from kokoro_core.loopback import exposure_warning
+
     from .proxy import proxy_app
 
     address = endpoint_from_options(endpoint, region, endpoint_url, ca_file)
+    what = "your endpoint with your AWS credentials" + (" once they send the API key" if api_key else "")
+    if warning := exposure_warning(host, what):
+        typer.echo(warning + ("" if api_key else " Give --api-key so that only your callers can."), err=True)
     ready = f"OpenAI speech API for endpoint {address.name!r} ({address.region}) at http://{host}:{port}/v1"
     # run_app prints once it listens: the line says where, and that it is ready.
-    web.run_app(proxy_app(address), host=host, port=port, print=lambda _: typer.echo(ready))
+    app = proxy_app(address, listening_on=host, api_key=api_key)
+    web.run_app(app, host=host, port=port, print=lambda _: typer.echo(ready))
 
 
 def playground(

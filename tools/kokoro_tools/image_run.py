@@ -1,8 +1,9 @@
 """The speech server's image run as SageMaker runs it, in the local container engine: ``docker run IMAGE
 serve`` with the model cache mounted read-only at /opt/ml/model, serving once /ping answers 200.
 
-It runs on the host's network (the container's ``KOKORO_PORT`` on the host), so the emulator and the
-tests reach it on loopback as SageMaker's front end reaches port 8080 in the instance.
+It runs on the host's network, listening on loopback only (the container's ``KOKORO_PORT`` on
+127.0.0.1): the emulator and the tests reach it there as SageMaker's front end reaches port 8080 in the
+instance, and other machines do not reach it at all.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def serve_command(image: str, model_dir: Path, port: int, name: str) -> list[str
         "docker", "run", "--rm", "--name", name, "--network", "host",
         "--volume", f"{model_dir.resolve()}:/opt/ml/model:ro",
         "--env", f"KOKORO_PORT={port}",  # 8080 in SageMaker; a free port here, beside other servers
+        "--env", "KOKORO_HOST=127.0.0.1",  # the host's network: this machine's programs only, not its LAN
         image, "serve",
     ]  # fmt: skip
 

@@ -22,6 +22,8 @@ from kokoro_server.openai_api import SourceRefused, add_openai_routes, speak_fie
 from kokoro_stream.endpoint import Endpoint
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer
 
+from .local_guard import local_guard
+
 _END = object()
 
 
@@ -89,7 +91,9 @@ def _refusal(error: Exception) -> Exception:
     return error
 
 
-def proxy_app(endpoint: Endpoint) -> web.Application:
-    app = web.Application()
+def proxy_app(endpoint: Endpoint, listening_on: str = "127.0.0.1", api_key: str | None = None) -> web.Application:
+    """The API in front of ``endpoint``, for this machine's programs (``local_guard``), or for callers that
+    send ``api_key`` where one is given."""
+    app = web.Application(middlewares=[local_guard(listening_on, api_key)])
     add_openai_routes(app, EndpointSpeech(endpoint))
     return app

@@ -31,6 +31,8 @@ from kokoro_stream.say import simulated_llm
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import SpeechError, Transport
 
+from ..local_guard import local_guard
+
 PAGE = files(__package__)
 TRANSPORT = web.AppKey("transport", Callable[[], Transport])
 
@@ -148,8 +150,10 @@ async def static(request: web.Request) -> web.Response:
     return web.Response(text=resource.read_text(), content_type=kind)
 
 
-def playground_app(transport: Callable[[], Transport]) -> web.Application:
-    app = web.Application()
+def playground_app(transport: Callable[[], Transport], listening_on: str = "127.0.0.1") -> web.Application:
+    """The page and its session; only the page itself may open one (``local_guard``): the session speaks
+    with whatever the transport holds, the user's AWS credentials included."""
+    app = web.Application(middlewares=[local_guard(listening_on)])
     app[TRANSPORT] = transport
     app.router.add_get("/", static)
     app.router.add_get("/session", session)

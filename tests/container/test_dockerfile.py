@@ -41,7 +41,14 @@ def test_image_carries_the_bidirectional_label_port_and_serve_entrypoint():
     assert instruction("EXPOSE") == ["8080"]
     assert json.loads(instruction("ENTRYPOINT")[-1]) == ["python", "-m", "kokoro_server"]  # exec form
     assert json.loads(instruction("CMD")[-1]) == ["serve"]
-    assert instruction("FROM")[0].startswith("python:3.12")
+    assert instruction("FROM") == ["${BASE_IMAGE}"]
+
+
+def test_both_images_start_from_the_same_base_image_pinned_by_digest():
+    pinned = re.compile(r"ARG BASE_IMAGE=(python:3\.12-slim-bookworm@sha256:[0-9a-f]{64})\nFROM \$\{BASE_IMAGE\}\n")
+    bases = {path: pinned.findall(path.read_text()) for path in (SERVER / "Dockerfile", ROOT / "agent" / "Dockerfile")}
+    assert all(len(found) == 1 for found in bases.values()), bases
+    assert len({found[0] for found in bases.values()}) == 1, bases
 
 
 def in_build_context(path: str) -> bool:
@@ -60,7 +67,7 @@ def in_build_context(path: str) -> bool:
 
 
 def test_every_copied_path_is_in_the_build_context_and_not_ignored():
-    assert instruction("ARG") == ["FLAVOR=gpu"]
+    assert [argument.split("=")[0] for argument in instruction("ARG")] == ["BASE_IMAGE", "FLAVOR"]
     copied = []
     for argument in instruction("COPY"):
         for flavor in FLAVORS:

@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 
+from kokoro_server.embedded_model import VOICE_SHA256
 from stacks.config import SettingsError, settings_from_context
 
 from .conftest import REPO_ROOT, cdk_json_context
@@ -31,6 +32,15 @@ def test_cdk_json_defaults_describe_the_production_deployment() -> None:
     assert value.model_source.files["onnx/model.onnx"].bytes == 325_532_232
     assert len(value.model_source.voice_names) == 54
     assert value.default_voice == "af_heart"
+
+
+def test_every_default_model_file_is_pinned_by_sha256_and_the_voices_agree_with_another_source() -> None:
+    files = settings().model_source.files
+    assert all(spec.sha256 and spec.bytes for spec in files.values()), "a default model file is not pinned"
+    # The embedded model's voices come from the kokoro-js npm package, not the hub: the same bytes.
+    voices = {name.removeprefix("voices/").removesuffix(".bin"): spec.sha256 for name, spec in files.items()}
+    del voices["onnx/model.onnx"]
+    assert voices == VOICE_SHA256
 
 
 def test_command_line_strings_are_parsed_into_their_types() -> None:

@@ -54,6 +54,9 @@ CONTEXT_CHARS = 96
 PACKED_WRITTEN_OVER = 2
 # Sentences the plan takes whole hold at most this many times ``max_chunk_chars`` written characters.
 SENTENCE_OVER = 2
+# Text without a boundary up to this long is one word, said whole however long it is said (an amount, a
+# lexicon's word); longer, it is cut between characters when it is said longer than a chunk.
+WORD_CHARS = 64
 _CLAUSE = re.compile(r"(?<=[,;:—–])\s+|(?<=[，、；：])\s*|(?<=[,;:])(?=[^\W\d_])")
 _WORD = re.compile(rf"\s+|(?<=[{WIDE_LETTERS}])(?=[{WIDE_LETTERS}])")
 
@@ -127,20 +130,21 @@ class _Cuts:
                 high = middle
         return low
 
-    def _good(self, index: int) -> bool:
-        """Both parts worth a model call, and the cut reads cleanly."""
+    def _good(self, index: int, clean: bool = True) -> bool:
+        """Both parts worth a model call, and (with ``clean``) the cut reads cleanly."""
         start, end = self.spans[index]
         if self.reading.size(self.text[end:]) < MIN_FIRST_CHUNK_CHARS:
             return False
-        return reads_cleanly(self.text, (start, end), self.reading)
+        return not clean or reads_cleanly(self.text, (start, end), self.reading)
 
-    def latest(self, limit: float) -> Span | None:
-        """The last good cut that leaves at most ``limit`` before it."""
+    def latest(self, limit: float, clean: bool = True) -> Span | None:
+        """The last good cut that leaves at most ``limit`` before it; without ``clean``, one that may change
+        a reading (text where no cut in reach reads cleanly is still cut, rather than left too long)."""
         fitting = self._fitting(limit)
         for index in range(fitting - 1, max(-1, fitting - 1 - CLEAN_CHECKS), -1):
             if self.size_before(index) < MIN_FIRST_CHUNK_CHARS:
                 break
-            if self._good(index):
+            if self._good(index, clean):
                 return self.spans[index]
         return None
 
@@ -156,7 +160,8 @@ class _Cuts:
 
 
 def _balanced(text: str, boundary: re.Pattern[str], limit: int, reading: Reading) -> list[str]:
-    """``text`` cut at ``boundary`` into as few chunks as fit ``limit``, sized alike, cut only where clean."""
+    """``text`` cut at ``boundary`` into as few chunks as fit ``limit``, sized alike; a cut that would change
+    a reading is moved to the next boundary while the chunk still fits."""
     cuts = _spans(text, boundary)
     pieces = list(zip([0, *(end for _, end in cuts)], [*(start for start, _ in cuts), len(text)], strict=True))
     sizes = [reading.size(text[start:end]) + 1 for start, end in pieces]
@@ -168,7 +173,12 @@ def _balanced(text: str, boundary: re.Pattern[str], limit: int, reading: Reading
         if chunks and size + piece_size <= target:
             chunks[-1][1] = end
             size += piece_size
-        elif chunks and unclean < CLEAN_CHECKS and not reads_cleanly(text, cuts[index - 1], reading):
+        elif (
+            chunks
+            and unclean < CLEAN_CHECKS
+            and size + piece_size <= limit  # a cut that changes a reading beats a chunk over the limit
+            and not reads_cleanly(text, cuts[index - 1], reading)
+        ):
             unclean += 1
             chunks[-1][1] = end
             size += piece_size
@@ -192,10 +202,14 @@ def _fitting_head(text: str, limit: int, reading: Reading) -> int:
 
 
 def _unbroken(text: str, limit: int, longest: int, reading: Reading) -> bool:
-    """A word longer than its chunk even as written ("a" * 400, a long code), or said far longer than any
-    chunk may be (a number of hundreds of digits), has no break to wait for: it is cut between characters.
-    A short word said long ("$9,730.12", a lexicon's respelling) stays whole."""
-    return len(text) > limit or reading.size(text) > PACKED_WRITTEN_OVER * longest
+    """Whether text with no boundary left is cut between characters: it is longer than its chunk even as
+    written ("a" * 400, a long code), or said longer than any chunk may be and too long for one word (a
+    long URL), or said far longer (a number of hundreds of digits). A word said long ("$9,730.12", a
+    lexicon's respelling) stays whole."""
+    if len(text) > limit:
+        return True
+    said = reading.size(text)
+    return said > longest and (len(text) > WORD_CHARS or said > PACKED_WRITTEN_OVER * longest)
 
 
 def _between_characters(text: str, limit: int, reading: Reading) -> list[str]:
@@ -232,7 +246,8 @@ def _head(
     The head ends at a clause boundary in reach: the first one (``earliest``, for the earliest audio)
     or the last one (for the longest chunk that still fits). With none, a text more than
     ``words_over`` times the limit is cut at the last word boundary in reach instead, or if no word
-    fits, at the first one past the shortest chunk worth a model call.
+    fits, at the first one past the shortest chunk worth a model call; and where no cut in reach reads
+    cleanly ("on Sat. on Sat. …"), at the last word boundary in reach all the same.
     """
     size = reading.size(text)
     if size <= limit:
@@ -240,10 +255,10 @@ def _head(
     clauses = _Cuts(text, _CLAUSE, reading)
     cut = clauses.earliest(limit) if earliest else clauses.latest(limit)
     if cut is None:
-        if size <= words_over * limit:
+        if size <= words_over * limit and size <= longest:
             return None
         words = _Cuts(text, _WORD, reading)
-        cut = words.latest(limit) or words.earliest(size)
+        cut = words.latest(limit) or words.earliest(size) or words.latest(limit, clean=False)
         if cut is None:
             if _WORD.search(text) or len(text) < 2 or not _unbroken(text, limit, longest, reading):
                 return None

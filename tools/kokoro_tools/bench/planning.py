@@ -5,13 +5,13 @@
 
 Texts from families that once made planning quadratic or worse (repeated abbreviations, digits, emoji,
 text with no space, URL-like text, weekday abbreviations, words joined by commas, Chinese without a
-break) and texts drawn by hypothesis from the same kinds of pieces, at each size in thousands of
-characters. Two parts, one run:
+break) and texts drawn by hypothesis from the same kinds of pieces, at each size in KB (thousands of
+bytes of UTF-8, as a request carries them). Two parts, one run:
 
 1. In this process: the text work of a whole request apart from the model, with caches cleared: the
    chunk plan as the voice reads it, what is said for each chunk, and each chunk's word timing (what
-   ``marks`` needs). ``growth`` is the time per character at the largest size over that at the smallest:
-   1.0 is linear.
+   ``marks`` needs). ``growth`` is the time per KB at the largest size over that at the smallest: 1.0 is
+   linear.
 2. Against ``python -m kokoro_server serve`` on the embedded model: each family's largest text POSTed
    while another connection asks ``/ping`` every 50 ms. The slowest ``/ping`` answer, the time to first
    audio and the chunks received in the first ``--window`` seconds; then the request is dropped, which
@@ -49,11 +49,12 @@ PIECES = (
 
 
 def _repeated(unit: str) -> Callable[[int], str]:
-    return lambda size: (unit * (size // len(unit) + 1))[:size]
+    """``unit`` repeated to ``size`` bytes of UTF-8 (cut at a whole character)."""
+    return lambda size: (unit * (size // len(unit.encode()) + 1)).encode()[:size].decode(errors="ignore")
 
 
 def _drawn(size: int) -> str:
-    """Pieces as hypothesis draws them (deterministically), joined and repeated to ``size`` characters."""
+    """Pieces as hypothesis draws them (deterministically), joined and repeated to ``size`` bytes."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
@@ -157,17 +158,17 @@ def plot(result: dict[str, Any], path: Path) -> None:
 
     figure, (growth, pings) = plt.subplots(1, 2, figsize=(12, 4.8))
     for family, rows in result["text_work"].items():
-        sizes = [row["kchars"] for row in rows]
-        growth.plot(sizes, [row["us_per_char"] for row in rows], marker="o", label=family)
-    growth.set(xscale="log", yscale="log", xlabel="text length (thousand characters)", ylabel="µs per character")
-    growth.set_title("text work per character (flat: linear)")
+        sizes = [row["kb"] for row in rows]
+        growth.plot(sizes, [row["ms_per_kb"] for row in rows], marker="o", label=family)
+    growth.set(xscale="log", yscale="log", xlabel="request text (KB)", ylabel="ms of text work per KB")
+    growth.set_title("text work per KB (flat: linear)")
     growth.legend(fontsize=7)
     served = result["served"]
     names = list(served)
     pings.barh(names, [served[name]["ping_max_ms"] for name in names])
     pings.axvline(1000, color="red", linestyle="--", label="1 s")
     pings.set(xlabel="slowest /ping during the request (ms)")
-    pings.set_title(f"/ping while a {result['largest_kchars']}k-character request plays")
+    pings.set_title(f"/ping while a {result['largest_kb']} KB request is served")
     pings.legend()
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -176,7 +177,7 @@ def plot(result: dict[str, Any], path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 5, 20], help="thousands of characters")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 5, 20], help="KB of UTF-8 text")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--window", type=float, default=8.0, help="seconds each request is read")
     parser.add_argument("--model-dir", type=Path)
@@ -187,15 +188,14 @@ def main() -> None:
     text_work: dict[str, list[dict[str, Any]]] = {}
     for family, (voice, make) in FAMILIES.items():
         rows = text_work[family] = []
-        for kchars in args.sizes:
-            seconds, chunks = text_work_seconds(make(kchars * 1000), voice, args.repeats)
-            per_char_us = seconds / kchars * 1e3
-            rows.append({"kchars": kchars, "seconds": round(seconds, 4), "chunks": chunks, "us_per_char": per_char_us})
-        growth = rows[-1]["us_per_char"] / rows[0]["us_per_char"]
+        for kb in args.sizes:
+            seconds, chunks = text_work_seconds(make(kb * 1000), voice, args.repeats)
+            rows.append({"kb": kb, "seconds": round(seconds, 4), "chunks": chunks, "ms_per_kb": seconds / kb * 1e3})
+        growth = rows[-1]["ms_per_kb"] / rows[0]["ms_per_kb"]
         for row in rows:
-            row["us_per_char"] = round(row["us_per_char"], 2)
+            row["ms_per_kb"] = round(row["ms_per_kb"], 2)
         rows[-1]["growth"] = round(growth, 2)
-        print(f"{family}: " + ", ".join(f"{r['kchars']}k {r['seconds']:.3f} s" for r in rows), flush=True)
+        print(f"{family}: " + ", ".join(f"{r['kb']} KB {r['seconds']:.3f} s" for r in rows), flush=True)
 
     if args.model_dir is None:
         from kokoro_server.embedded_model import model_directory
@@ -213,8 +213,8 @@ def main() -> None:
     result = {
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "command": "uv run python -m kokoro_tools.bench.planning " + " ".join(sys.argv[1:]),
-        "sizes_kchars": args.sizes,
-        "largest_kchars": max(args.sizes),
+        "sizes_kb": args.sizes,
+        "largest_kb": max(args.sizes),
         "text_work": text_work,
         "growth": {family: rows[-1]["growth"] for family, rows in text_work.items()},
         "idle_ping_max_ms": idle_ms,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import signal
 import time
@@ -87,6 +88,38 @@ def test_sigterm_cuts_off_work_beyond_the_drain_deadline(embedded_model_dir):
         events = {event["event"]: event for event in log_events(output)}
         assert events["stopping"]["unfinished"] == 1
         assert events["stopped"]["interrupted_inference_calls"] == 1
+        assert exited - signaled < 1 + CUT_OFF_BOUND_SECONDS
+    finally:
+        process.kill()
+
+
+def test_a_crafted_text_leaves_ping_and_sigterm_answered(embedded_model_dir):
+    """The text that once froze the event loop for minutes (19.6 KB of "Ab St. "): /ping answers while it
+    is served, and SIGTERM ends the process within the same bound as any other work."""
+    port = free_port()
+    process = start(embedded_model_dir, port, KOKORO_DRAIN_SECONDS="1")
+    try:
+        assert ping_statuses(port, process)[-1] == 200
+
+        async def served():
+            url = f"http://127.0.0.1:{port}"
+            async with aiohttp.ClientSession() as session:
+                async with session.post(f"{url}/invocations", json={"text": "Ab St. " * 2800}) as response:
+                    assert response.status == 200
+                    await response.content.readany()  # its first audio: the rest is being planned and spoken
+                    async with session.get(f"{url}/ping") as ping:
+                        ping_status = ping.status
+                    process.send_signal(signal.SIGTERM)
+                    signaled = time.monotonic()
+                    with contextlib.suppress(aiohttp.ClientError):
+                        await response.read()
+            return ping_status, signaled
+
+        ping_status, signaled = run(served())
+        output, _ = process.communicate(timeout=60)
+        exited = time.monotonic()
+        assert ping_status == 200
+        assert process.returncode == 0, output
         assert exited - signaled < 1 + CUT_OFF_BOUND_SECONDS
     finally:
         process.kill()

@@ -104,7 +104,9 @@ def test_stop_is_barge_in_and_the_next_reply_speaks(chromium, engine_and_url) ->
             await page.fill("#rate", "0")  # all at once
             await page.click("#speak")
             await page.wait_for_function("window.playground.stats.chunks >= 1", timeout=30_000)
-            await page.click("#stop")  # the first chunk is out; the engine holds the rest
+            while len(engine.calls) < 2:  # the first chunk is out; the engine holds the next one
+                await asyncio.sleep(0.01)
+            await page.click("#stop")
             await page.wait_for_function("window.playground.stats.stopped !== null", timeout=30_000)
             while engine.interrupted_calls == 0:  # the held synthesis was stopped on the server
                 await asyncio.sleep(0.01)

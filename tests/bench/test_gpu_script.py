@@ -16,12 +16,13 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.mark.model  # the script loads the embedded model itself
 def test_the_dry_run_builds_the_float_model_times_the_engine_and_sweeps_a_server(tmp_path: Path) -> None:
     out = tmp_path / "gpu"
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "kokoro_tools.bench.gpu", "--dry-run", "--out", str(out)],
-        check=True,
         capture_output=True,
+        text=True,
         timeout=600,
     )
+    assert done.returncode == 0, done.stderr[-4000:]
     result = json.loads((out / "gpu.json").read_text())
     assert result["machine"]["dry_run"] is True
     (engine,) = result["engine"]

@@ -11,7 +11,10 @@ from pathlib import Path
 def test_the_marks_bench_times_both_routes_with_marks_on_and_off(tmp_path: Path, embedded_model_dir: Path) -> None:
     out = tmp_path / "marks.json"
     command = [sys.executable, "-m", "kokoro_tools.bench.marks", "--rounds", "1", "--replies", "1", "--out", str(out)]
-    subprocess.run([*command, "--model-dir", str(embedded_model_dir)], check=True, capture_output=True, timeout=300)
+    done = subprocess.run(
+        [*command, "--model-dir", str(embedded_model_dir)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
     result = json.loads(out.read_text())
     assert set(result["samples_ms"]) == {"ws_off", "ws_on", "post_off", "post_on"}
     assert all(len(values) == 1 and values[0] > 0 for values in result["samples_ms"].values())

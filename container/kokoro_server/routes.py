@@ -23,7 +23,7 @@ from kokoro_core.protocol import (
 from .openai_api import SourceRefused, speak_fields
 from .runtime import Runtime
 from .session import Session
-from .utterance import Rendered, Utterance, render
+from .utterance import Rendered, Utterance
 
 RUNTIME = web.AppKey("runtime", Runtime)
 NDJSON = "application/x-ndjson"  # the POST response with marks: one JSON line per chunk, then ``done``
@@ -126,19 +126,9 @@ async def _write(request: web.Request, response: web.StreamResponse, data: bytes
 async def rendered_alone(runtime: Runtime, utterance: Utterance) -> AsyncIterator[Rendered]:
     """An admitted utterance of its own (no session: nothing plays before it), chunk by chunk; its
     admission is released when it ends, however it ends."""
-    assert runtime.engine is not None
-    settings = runtime.settings
     outcome = "failed"
     try:
-        first_chunk = (settings.first_chunk_chars, False)
-        async for rendered in render(
-            utterance,
-            runtime.engine,
-            runtime.scheduler,
-            first_chunk,
-            settings.max_chunk_chars,
-            settings.planning_budget_seconds,
-        ):
+        async for rendered in runtime.render(utterance, (runtime.settings.first_chunk_chars, False)):
             yield rendered
             utterance.sent(len(rendered.audio))
         outcome = "done"

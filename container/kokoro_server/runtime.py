@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -14,7 +15,7 @@ from . import telemetry
 from .scheduler import Busy, Scheduler
 from .settings import ServerSettings
 from .speech_engine import SpeechEngine
-from .utterance import Utterance, check_speakable
+from .utterance import Rendered, Utterance, check_speakable, render
 
 if TYPE_CHECKING:
     from .session import Session
@@ -64,6 +65,19 @@ class Runtime:
     def default_options(self) -> SpeechOptions:
         assert self.engine is not None
         return default_options(self.engine.default_voice, self.lexicon)
+
+    def render(self, utterance: Utterance, first_chunk: tuple[int, bool]) -> AsyncIterator[Rendered]:
+        """The utterance's audio chunk by chunk, on this server's engine, workers and chunk settings."""
+        assert self.engine is not None
+        settings = self.settings
+        return render(
+            utterance,
+            self.engine,
+            self.scheduler,
+            first_chunk,
+            settings.max_chunk_chars,
+            settings.planning_budget_seconds,
+        )
 
     def finished(self, utterance: Utterance, outcome: str) -> None:
         """Release the utterance's admission slot and log it; safe to call once per utterance."""

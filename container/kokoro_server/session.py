@@ -43,7 +43,7 @@ from kokoro_core.protocol import (
 
 from . import pace, telemetry
 from .runtime import Runtime
-from .utterance import Utterance, render
+from .utterance import Utterance
 
 OUTBOX_LIMIT = 32  # audio frames synthesized ahead of the socket; beyond this the producer waits
 AUDIO_AHEAD_BYTES = 4 << 20  # nor more audio than this (at least one frame)
@@ -235,14 +235,7 @@ class Session:
         )
         utterance.first_chunk = first_chunk
         self._post("start", utterance)
-        async for rendered in render(
-            utterance,
-            runtime.engine,
-            runtime.scheduler,
-            first_chunk,
-            settings.max_chunk_chars,
-            settings.planning_budget_seconds,
-        ):
+        async for rendered in runtime.render(utterance, first_chunk):
             while self._outbox and (len(self._outbox) >= OUTBOX_LIMIT or self._outbox_bytes >= AUDIO_AHEAD_BYTES):
                 self._room.clear()
                 await self._room.wait()

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from kokoro_core.chunker import AS_WRITTEN, Reading, iter_chunks
 
 from .speech_engine import Interrupted, Interruption
 
 Clock = Callable[[], float]
+Answer = TypeVar("Answer")
 
 
 class BudgetedReading:
@@ -36,35 +38,30 @@ class BudgetedReading:
         self._interruption = interruption
         self._clock = clock
         self.spent = 0.0
-        self.exhausted = False
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the budget is spent: from now on the text is read as written."""
+        return self.spent > self._budget
 
     def size(self, text: str) -> int:
-        if self._check():
-            return AS_WRITTEN.size(text)
-        started = self._clock()
-        try:
-            return self._reading.size(text)
-        finally:
-            self._spend(started)
+        return self._answer(self._reading.size, AS_WRITTEN.size, text)
 
     def cuts_cleanly(self, before: str, after: str) -> bool:
-        if self._check():
-            return AS_WRITTEN.cuts_cleanly(before, after)
-        started = self._clock()
-        try:
-            return self._reading.cuts_cleanly(before, after)
-        finally:
-            self._spend(started)
+        return self._answer(self._reading.cuts_cleanly, AS_WRITTEN.cuts_cleanly, before, after)
 
-    def _check(self) -> bool:
-        """Whether the budget is spent; raises ``Interrupted`` when the utterance was canceled."""
+    def _answer(self, as_read: Callable[..., Answer], as_written: Callable[..., Answer], *text: str) -> Answer:
+        """``as_read(*text)``, its time counted against the budget, or ``as_written(*text)`` once it is spent;
+        raises ``Interrupted`` when the utterance was canceled."""
         if self._interruption.interrupted:
             raise Interrupted("planning stopped: the utterance was canceled")
-        return self.exhausted
-
-    def _spend(self, started: float) -> None:
-        self.spent += self._clock() - started
-        self.exhausted = self.spent > self._budget
+        if self.exhausted:
+            return as_written(*text)
+        started = self._clock()
+        try:
+            return as_read(*text)
+        finally:
+            self.spent += self._clock() - started
 
 
 class ChunkPlan:

@@ -258,9 +258,14 @@ class Speaker:
                 return
             if utterance.generation != self._generation and not utterance.complete:
                 room -= 1
-                task = asyncio.ensure_future(self._send_utterance(utterance))
-                self._sending.add(task)  # held until done: the loop keeps only weak references
-                task.add_done_callback(self._sending.discard)
+                self._send_in_background(utterance)
+
+    def _send_in_background(self, utterance: PendingSentence) -> None:
+        """Send ``utterance`` from a task of its own, held until it is done: the loop keeps only weak
+        references to tasks."""
+        task = asyncio.ensure_future(self._send_utterance(utterance))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     # -- receiving --------------------------------------------------------------------------
 
@@ -357,8 +362,7 @@ class Speaker:
             utterance.busy_retries += 1
             utterance.generation = -1
             asyncio.get_running_loop().call_later(
-                BUSY_DELAY_SECONDS * utterance.busy_retries,
-                lambda: asyncio.ensure_future(self._send_utterance(utterance)),
+                BUSY_DELAY_SECONDS * utterance.busy_retries, self._send_in_background, utterance
             )
             return
         if code == "nothing_to_speak":

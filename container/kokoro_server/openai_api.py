@@ -25,6 +25,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kokoro_core.model_cache import SAMPLE_RATE
+from kokoro_core.protocol import ProtocolError, parse_json_object
 from kokoro_core.validation import problems
 
 from .openai_audio import CONTENT_TYPES, Encoder, UnsupportedFormat, encoder_for
@@ -108,11 +109,11 @@ def resolve_voice(name: str, available: tuple[str, ...] | None) -> str:
 
 def _body(raw: bytes) -> SpeechBody:
     try:
-        document = json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, nested too deeply, or a number too long to read
-        raise SourceRefused(400, "invalid_json", "the body must be a JSON object") from None
-    if not isinstance(document, dict):
-        raise SourceRefused(400, "invalid_json", "the body must be a JSON object")
+        document = parse_json_object(raw.decode())
+    except UnicodeDecodeError:
+        raise SourceRefused(400, "invalid_json", "the body must be a JSON object in UTF-8") from None
+    except ProtocolError as error:  # not JSON, not an object, nested too deeply, a number too long to read
+        raise SourceRefused(400, "invalid_json", error.message) from None
     try:
         body = SpeechBody.model_validate(document)
     except ValidationError as error:

@@ -118,6 +118,30 @@ def test_bad_requests_are_openai_errors_that_say_what_is_allowed(speech_server, 
     assert run(spoken(speech_server.url, response_format="pcm"))[1]  # and the server goes on
 
 
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b'{"model": "tts-1",', "not valid JSON"),
+        (b'["tts-1"]', "not list"),
+        (b"[" * 5000, "too deeply"),
+        (b'{"model": "tts-1", "speed": ' + b"9" * 5000 + b"}", "too many digits"),
+        (b'{"input": "caf\xe9"}', "UTF-8"),
+    ],
+)
+def test_a_body_that_is_not_a_json_object_is_invalid_json_and_the_server_goes_on(speech_server, body, says) -> None:
+    import aiohttp
+
+    async def posted() -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json"}
+        async with aiohttp.ClientSession() as http:
+            async with http.post(f"{speech_server.url}/v1/audio/speech", data=body, headers=headers) as response:
+                return response.status, (await response.json())["error"]
+
+    status, error = run(posted())
+    assert (status, error["code"]) == (400, "invalid_json") and says in error["message"], error
+    assert run(spoken(speech_server.url, response_format="pcm"))[1]
+
+
 def test_models_and_voices_are_listed(speech_server) -> None:
     async def listed() -> tuple[list[str], list[dict[str, str]]]:
         models = [model.id async for model in client(speech_server.url).models.list()]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from kokoro_core.model_cache import SAMPLE_RATE  # the model's: the page plays it as made
+from kokoro_core.protocol import ProtocolError, parse_json_object
 from kokoro_stream.say import simulated_llm
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import SpeechError, Transport
@@ -130,11 +130,11 @@ async def session(request: web.Request) -> web.WebSocketResponse:
             if frame.type != WSMsgType.TEXT:
                 continue
             try:
-                message = json.loads(frame.data)
-            except (ValueError, RecursionError):
-                await ws.send_json({"type": "error", "message": "messages are JSON objects"})
+                message = parse_json_object(frame.data)
+            except ProtocolError as error:
+                await ws.send_json({"type": "error", "message": error.message})
                 continue
-            await page.handle(message if isinstance(message, dict) else {})
+            await page.handle(message)
     finally:
         await page.close()
     return ws

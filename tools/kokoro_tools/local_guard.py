@@ -11,7 +11,7 @@ to visit must not drive them:
 - An API key, where one is set (the proxy's ``--api-key``): ``Authorization: Bearer <key>``, as
   OpenAI's SDKs send it.
 
-Refusals are OpenAI-shaped JSON errors, which every client of these servers reads.
+Refusals are OpenAI-shaped JSON errors (``openai_error``), which every client of these servers reads.
 """
 
 from __future__ import annotations
@@ -24,13 +24,9 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from kokoro_core.loopback import is_loopback
+from kokoro_server.openai_api import openai_error
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def refusal(status: int, code: str, message: str) -> web.Response:
-    document = {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}}
-    return web.json_response(document, status=status)
 
 
 def _hostname(authority: str) -> str:
@@ -67,25 +63,25 @@ def local_guard(
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         host = request.headers.get("Host", "")
         if not host_allowed(host, listening_on):
-            return refusal(
+            return openai_error(
                 403,
-                "host_not_allowed",
                 f"Host {host[:80]!r} is not this server; use its address (http://127.0.0.1:<port>) "
                 f"or the name it listens on ({listening_on})",
+                code="host_not_allowed",
             )
         origin = request.headers.get("Origin")
         if origin is not None and not same_origin(origin, host):
-            return refusal(
+            return openai_error(
                 403,
-                "cross_origin",
                 f"requests from pages of other sites are refused (Origin {origin[:80]!r}); "
                 "open the page this server serves, or call it from a program",
+                code="cross_origin",
             )
         if api_key is not None:
             given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
             if not hmac.compare_digest(given.encode(), api_key.encode()):
-                return refusal(
-                    401, "invalid_api_key", "this server needs its API key: send Authorization: Bearer <key>"
+                return openai_error(
+                    401, "this server needs its API key: send Authorization: Bearer <key>", code="invalid_api_key"
                 )
         return await handler(request)
 

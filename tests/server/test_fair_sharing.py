@@ -12,12 +12,12 @@ import base64
 import json
 import os
 import socket
-import struct
 import threading
 import time
 from collections.abc import Callable
 
 import aiohttp
+from websockets.frames import Frame, Opcode
 
 from kokoro_server.settings import ServerSettings
 from tests.fake_server import fake_server
@@ -64,12 +64,9 @@ def _open_websocket(port: int) -> socket.socket:
 
 
 def _text_frame(message: dict | str) -> bytes:
-    """One masked WebSocket text frame, as a client must send it (RFC 6455 section 5.2)."""
+    """One masked WebSocket text frame, as a client must send it."""
     payload = (message if isinstance(message, str) else json.dumps(message)).encode()
-    mask = os.urandom(4)
-    size = len(payload)
-    header = bytes([0x81]) + (bytes([0x80 | size]) if size < 126 else bytes([0x80 | 126]) + struct.pack("!H", size))
-    return header + mask + bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+    return Frame(Opcode.TEXT, payload).serialize(mask=True)
 
 
 def _closed_by_server(sock: socket.socket, timeout: float = 30.0) -> bool:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.protocol import ProtocolError, parse_json_object
-from kokoro_core.validation import problems
+from kokoro_core.validation import problems, shown
 
 from .openai_audio import CONTENT_TYPES, Encoder, UnsupportedFormat, encoder_for
 
@@ -133,7 +133,7 @@ async def speech(request: web.Request) -> web.StreamResponse:
     if request.content_type != "application/json":
         return openai_error(
             415,
-            f"the body must be JSON sent with Content-Type: application/json, not {request.content_type[:60]!r}",
+            f"the body must be JSON sent with Content-Type: application/json, not {shown(request.content_type)}",
             None,
             "unsupported_media_type",
         )

@@ -299,7 +299,7 @@ def validate_client_message(document: dict[str, Any]) -> ClientMessage:
         if kind is None:
             problem = "the message has no type"
         elif isinstance(kind, str):
-            problem = f"message type {kind[:40]!r} unknown"
+            problem = f"message type {shown(kind)} unknown"
         else:
             problem = f"message type must be a string, not {type(kind).__name__}"
         raise ProtocolError("unknown_type", f"{problem}; send one of: {kinds}")

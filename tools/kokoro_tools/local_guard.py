@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from kokoro_core.loopback import is_loopback
+from kokoro_core.validation import shown
 from kokoro_server.openai_api import openai_error
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -65,7 +66,7 @@ def local_guard(
         if not host_allowed(host, listening_on):
             return openai_error(
                 403,
-                f"Host {host[:80]!r} is not this server; use its address (http://127.0.0.1:<port>) "
+                f"Host {shown(host)} is not this server; use its address (http://127.0.0.1:<port>) "
                 f"or the name it listens on ({listening_on})",
                 code="host_not_allowed",
             )
@@ -73,7 +74,7 @@ def local_guard(
         if origin is not None and not same_origin(origin, host):
             return openai_error(
                 403,
-                f"requests from pages of other sites are refused (Origin {origin[:80]!r}); "
+                f"requests from pages of other sites are refused (Origin {shown(origin)}); "
                 "open the page this server serves, or call it from a program",
                 code="cross_origin",
             )

@@ -8,10 +8,17 @@ the request, before its ``ready`` arrives: one round trip less to open a session
 Every control message goes out as one PayloadPart with DataType UTF8; SageMaker hands it to the
 container as one text frame. Coming back, DataType says what a part is (BINARY: audio, UTF8: a
 control message) — bytes are never sniffed — and PARTIAL parts are joined until the COMPLETE one.
+
+A read from the stream is never canceled: awscrt hands each chunk to the future of the read waiting for
+it, and a canceled one loses its chunk and fails inside awscrt's thread. Each read runs as a task of its
+own; a ``receive`` that is canceled (a timeout, a barge-in) leaves it running for the next ``receive`` to
+take up, and ``close`` ends the stream first, which completes the read, then collects it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -37,6 +44,7 @@ from kokoro_core.protocol import ClientMessage, Close, Ready
 from .transport import Audio, Event, SpeechError, TransportClosed, control, ready_message
 
 PORT = 8443
+CLOSE_SECONDS = 5.0  # how long closing waits for a read in flight to be completed by the ended stream
 
 
 def runtime_endpoint(region: str) -> str:
@@ -83,6 +91,7 @@ class SageMakerBidiTransport:
         self._http: AWSCRTHTTPClient | None = None  # the connection of the current session
         self._stream: Any = None
         self._output: Any = None
+        self._read: asyncio.Task[Any] | None = None  # the read in flight, if any (see the module's docstring)
 
     async def _sdk_client(self) -> Any:
         """A client on a new connection for each session: after a stream fails, its pooled HTTP/2
@@ -132,7 +141,7 @@ class SageMakerBidiTransport:
         parts: list[bytes] = []
         while True:
             try:
-                event = await self._output.receive()
+                event = await self._next_event()
             except (InputValidationError, ModelError) as error:
                 raise SpeechError(f"the endpoint failed the stream: {error}") from error
             except (CallError, OSError) as error:
@@ -161,8 +170,23 @@ class SageMakerBidiTransport:
                 case _:
                     continue  # an event type this client does not know: newer service, skip it
 
+    async def _next_event(self) -> Any:
+        """The stream's next event, from the read in flight or a new one; canceling this leaves the read be."""
+        if self._read is None:
+            self._read = asyncio.ensure_future(self._output.receive())
+            # A read whose receive was canceled may fail with nobody awaiting it: its error is the next
+            # receive's, or nobody's once closed.
+            self._read.add_done_callback(lambda read: read.cancelled() or read.exception())
+        read = self._read
+        try:
+            return await asyncio.shield(read)
+        finally:
+            if read.done():
+                self._read = None
+
     async def close(self) -> None:
         stream, self._stream, self._output = self._stream, None, None
+        read, self._read = self._read, None
         if stream is not None:
             try:
                 await stream.close()
@@ -171,3 +195,7 @@ class SageMakerBidiTransport:
         http, self._http = self._http, None
         if http is not None:
             await http.close()
+        if read is not None:
+            # Ending the stream and its connection completes the read; it is collected, never canceled.
+            with contextlib.suppress(Exception, asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(read), CLOSE_SECONDS)

@@ -5,10 +5,12 @@ Nothing is stood in for on the client side; the emulator speaks SageMaker's runt
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import subprocess
 import sys
+import threading
 import wave
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +21,7 @@ import pytest
 from botocore.exceptions import ClientError
 from typer.testing import CliRunner
 
+from kokoro_core.protocol import Close, Configure, Speak
 from kokoro_server.settings import ServerSettings
 from kokoro_stream import (
     SageMakerPostTransport,
@@ -29,6 +32,7 @@ from kokoro_stream import (
 )
 from kokoro_stream.cli import app
 from kokoro_stream.reply import AudioChunk
+from kokoro_stream.transport import Audio, Control
 from kokoro_tools.corpus import AGENT_REPLIES
 from kokoro_tools.emulator_host import RunningEmulator, emulating
 from kokoro_tools.ports import free_port
@@ -251,3 +255,33 @@ def test_the_agent_speaks_through_the_bidirectional_stream_as_it_would_on_aws(st
     assert len(result.audio) > 24000  # more than half a second of speech came back through the stream
     words = [word["text"] for event in result.events if event["type"] == "audio" for word in event.get("words", [])]
     assert " ".join(words) == answer
+
+
+def test_a_canceled_receive_loses_nothing_and_leaves_awscrt_nothing_to_fail() -> None:
+    """A receive canceled while nothing has arrived (a timeout, a barge-in) leaves the stream's read running:
+    the next receive gets every event, in order, and awscrt never resolves a future the transport canceled
+    (that would surface as an unraisable exception, which fails the suite)."""
+    gate = threading.Event()
+    with fake_server(gate=gate) as (server, engine), emulating(server.url, ENDPOINT, REGION) as emulator:
+        transport = bidi(emulator)
+
+        async def scenario() -> list[Any]:
+            await transport.connect(Configure())
+            await transport.send(Speak(id="held", text="Held until the receives were canceled."))
+            events: list[Any] = [await transport.receive(), await transport.receive()]  # configured, start
+            for _ in range(5):  # no audio can arrive while the engine holds the sentence
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(transport.receive(), 0.05)
+            gate.set()
+            while not (isinstance(event := await transport.receive(), Control) and event.message.type == "done"):
+                events.append(event)
+            await transport.send(Close())
+            await transport.close()
+            return [*events, event]
+
+        events = run(scenario())
+    kinds = [event.message.type if isinstance(event, Control) else "audio" for event in events]
+    assert kinds[0] == "configured" and kinds[1] == "start" and kinds[-1] == "done" and "audio" in kinds
+    audio = sum(len(event.data) for event in events if isinstance(event, Audio))
+    # 16-bit samples at 24 kHz, against the server's count (to a tenth of a millisecond): nothing went missing.
+    assert abs(audio - events[-1].message.audio_ms * 48) < 5

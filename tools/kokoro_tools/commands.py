@@ -165,11 +165,11 @@ def emulate(
     """A local stand-in for the SageMaker AI runtime in front of a speech server: try client code before deploying."""
     import contextlib
     import shutil
-    import threading
 
     from .emulator import Limits
-    from .emulator_host import emulating
+    from .emulator_host import STOP_SECONDS, emulating
     from .image_run import ImageFailed, serving_image
+    from .stopping import stopped_line, wait_for_stop_signal
 
     limits = Limits(invocation_seconds=invocation_seconds, session_seconds=session_seconds, idle_seconds=idle_seconds)
     with contextlib.ExitStack() as stack:
@@ -193,11 +193,12 @@ def emulate(
             f"  kokoro-stream say 'Hello.' --endpoint {endpoint_name} --region {region} "
             f"--endpoint-url {emulator.url} --ca-file {ca_out} [--transport post]"
         )
-        typer.echo("Ctrl-C stops it.")
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
+        typer.echo(f"Ctrl-C (or SIGTERM) stops it within {STOP_SECONDS:g} s.")
+        signaled = wait_for_stop_signal()
+    cut = emulator.stopped is not None and emulator.stopped.cut
+    typer.echo(
+        stopped_line(signaled, STOP_SECONDS, ": streams still open after the grace period were cut" if cut else "")
+    )
 
 
 def proxy(
@@ -216,20 +217,19 @@ def proxy(
     ] = None,
 ) -> None:
     """OpenAI's speech API (/v1/audio/speech) on this machine, in front of a SageMaker endpoint."""
-    from aiohttp import web
-
     from kokoro_core.loopback import exposure_warning
 
     from .proxy import proxy_app
+    from .stopping import APP_STOP_SECONDS, serve_until_stopped, stopped_line
 
     address = endpoint_from_options(endpoint, region, endpoint_url, ca_file)
     what = "your endpoint with your AWS credentials" + (" once they send the API key" if api_key else "")
     if warning := exposure_warning(host, what):
         typer.echo(warning + ("" if api_key else " Give --api-key so that only your callers can."), err=True)
     ready = f"OpenAI speech API for endpoint {address.name!r} ({address.region}) at http://{host}:{port}/v1"
-    # run_app prints once it listens: the line says where, and that it is ready.
     app = proxy_app(address, listening_on=host, api_key=api_key)
-    web.run_app(app, host=host, port=port, print=lambda _: typer.echo(ready))
+    signaled = serve_until_stopped(app, host, port, on_ready=lambda: typer.echo(ready))
+    typer.echo(stopped_line(signaled, APP_STOP_SECONDS))
 
 
 def playground(
@@ -243,14 +243,15 @@ def playground(
     """A browser page to hear the stream: type or replay text as tokens, voice and speed, captions, barge-in."""
     import contextlib
 
-    from aiohttp import web
-
     from kokoro_server.background import BackgroundServer
+    from kokoro_server.server import CUT_SECONDS
     from kokoro_server.settings import settings_from_env
     from kokoro_stream.websocket_transport import WebSocketTransport
 
     from .playground import playground_app
+    from .stopping import APP_STOP_SECONDS, serve_until_stopped, stopped_line
 
+    bound = APP_STOP_SECONDS
     with contextlib.ExitStack() as stack:
         if endpoint is not None:
             transport = endpoint_from_options(endpoint, region, endpoint_url, ca_file).bidi
@@ -258,8 +259,12 @@ def playground(
         else:
             if url is None:
                 typer.echo("starting a local speech server on the embedded Kokoro-82M...", err=True)
-                url = stack.enter_context(BackgroundServer(settings_from_env(host="127.0.0.1", port=0))).url
+                # Nothing to drain for: the page's sessions end with it, so the server stops at once.
+                settings = settings_from_env(host="127.0.0.1", port=0, drain_seconds=0)
+                url = stack.enter_context(BackgroundServer(settings)).url
+                bound += CUT_SECONDS
             ws_url = url.rstrip("/").replace("http", "ws", 1) + "/invocations-bidirectional-stream"
             transport, where = (lambda: WebSocketTransport(ws_url)), url
         ready = f"playground at http://127.0.0.1:{port}/ (speech from {where}); Ctrl-C stops it"
-        web.run_app(playground_app(transport), host="127.0.0.1", port=port, print=lambda _: typer.echo(ready))
+        signaled = serve_until_stopped(playground_app(transport), "127.0.0.1", port, lambda: typer.echo(ready))
+    typer.echo(stopped_line(signaled, bound))

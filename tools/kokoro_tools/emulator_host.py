@@ -1,5 +1,11 @@
 """Hosting the SageMaker runtime emulator: HTTPS with HTTP/2 (hypercorn) on a loopback port, with a
-certificate from a certificate authority made on the spot (trustme), in a background thread."""
+certificate from a certificate authority made on the spot (trustme), in a background thread.
+
+Stopping is bounded whatever clients hold open: the emulator stops listening, streams in flight get
+``GRACE_SECONDS`` to end, and whatever is still open then is cut (its tasks canceled, its connections
+closed). A client that keeps an HTTP/2 connection or a bidirectional stream open would otherwise hold
+the stop for as long as it likes: asyncio's ``Server.wait_closed`` waits for every connection.
+"""
 
 from __future__ import annotations
 
@@ -22,11 +28,25 @@ from hypercorn.config import Config
 from .emulator import Emulator, Limits
 from .ports import free_port
 
+GRACE_SECONDS = 2.0  # on stop: how long streams in flight get to end by themselves
+CUT_SECONDS = 1.0  # then: how long cutting what is left may take
+STOP_SECONDS = GRACE_SECONDS + CUT_SECONDS  # the whole stop, by construction
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """How a stop went: its seconds, and whether connections or streams were still open at the grace
+    deadline and so were cut."""
+
+    seconds: float
+    cut: bool
+
 
 @dataclass
 class RunningEmulator:
     url: str  # https://127.0.0.1:PORT
     ca_file: Path  # the certificate authority a client must trust
+    stopped: Stopped | None = None  # once the block has ended
 
 
 @contextmanager
@@ -51,30 +71,59 @@ def emulating(
         config.certfile = config.keyfile = str(key_and_chain)
         config.alpn_protocols = ["h2", "http/1.1"]
         config.accesslog = config.errorlog = None
+        config.graceful_timeout = GRACE_SECONDS
         loop = asyncio.new_event_loop()
         loop.set_exception_handler(_quiet_about_closed_tls)
         stop = asyncio.Event()
-        started = threading.Event()
 
         async def run() -> None:
-            started.set()
             try:
                 emulator = Emulator(container, endpoint_name, region, max_part_bytes, limits or Limits())
                 await serve(emulator, config, shutdown_trigger=stop.wait)
-            except Exception:
+            except (Exception, asyncio.CancelledError):
                 if not stop.is_set():
                     raise
-                # Closing: connections that clients dropped mid-stream fail their TLS shutdown; nobody is left.
+                # Closing: streams cut at the grace deadline, or connections that clients dropped mid-TLS-shutdown.
 
-        thread = threading.Thread(target=loop.run_until_complete, args=(run(),), name="kokoro-emulate", daemon=True)
+        serving = loop.create_task(run())
+        thread = threading.Thread(target=_run, args=(loop, serving), name="kokoro-emulate", daemon=True)
         thread.start()
-        started.wait(10)
         _wait_listening(port)
+        running = RunningEmulator(f"https://127.0.0.1:{port}", ca_file)
         try:
-            yield RunningEmulator(f"https://127.0.0.1:{port}", ca_file)
+            yield running
         finally:
-            loop.call_soon_threadsafe(stop.set)
-            thread.join(timeout=10)
+            running.stopped = _stop(loop, thread, stop, serving)
+
+
+def _run(loop: asyncio.AbstractEventLoop, serving: asyncio.Task[None]) -> None:
+    """The emulator's thread: serve until stopped, then end every task left and close the loop."""
+    asyncio.set_event_loop(loop)
+    try:
+        loop.run_until_complete(serving)
+    except asyncio.CancelledError:
+        pass  # cut at the grace deadline
+    finally:
+        if left := asyncio.all_tasks(loop):
+            for task in left:
+                task.cancel()
+            loop.run_until_complete(asyncio.wait(left))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+def _stop(
+    loop: asyncio.AbstractEventLoop, thread: threading.Thread, stop: asyncio.Event, serving: asyncio.Task[None]
+) -> Stopped:
+    """Stop serving within ``STOP_SECONDS``: a grace period for streams in flight, then cut what is left."""
+    begun = time.monotonic()
+    loop.call_soon_threadsafe(stop.set)
+    thread.join(GRACE_SECONDS)
+    cut = thread.is_alive()
+    if cut:
+        loop.call_soon_threadsafe(serving.cancel)
+        thread.join(max(0.0, begun + STOP_SECONDS - time.monotonic()))
+    return Stopped(round(time.monotonic() - begun, 3), cut)
 
 
 def _quiet_about_closed_tls(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

@@ -1,0 +1,87 @@
+"""How the long-running local commands (``emulate``, ``proxy``, ``playground``) stop: on Ctrl-C or SIGTERM,
+within a bound each states, whatever connections clients leave open.
+
+Every wait on the way out has a deadline: requests in flight get a grace period, then their handlers
+are canceled and their connections closed. Each command prints how long its stop took, from the signal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# An aiohttp app (the proxy, the playground page): how long requests in flight get to end by themselves,
+# then how long their canceled handlers get to close. aiohttp's own graceful shutdown would give a
+# streaming handler its timeout twice, so handlers are cut here and aiohttp finds nothing left to wait for.
+APP_GRACE_SECONDS = 2.0
+APP_CUT_SECONDS = 1.0
+APP_STOP_SECONDS = APP_GRACE_SECONDS + APP_CUT_SECONDS
+_HANDLERS = web.AppKey("handlers", set)
+
+
+def wait_for_stop_signal() -> float:
+    """Block until Ctrl-C (SIGINT) or SIGTERM; return when it came (``time.monotonic``)."""
+    stopping = threading.Event()
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, lambda *_: stopping.set())
+    stopping.wait()
+    return time.monotonic()
+
+
+def serve_until_stopped(app: web.Application, host: str, port: int, on_ready: Callable[[], None]) -> float:
+    """Serve ``app`` until Ctrl-C or SIGTERM, then stop within ``APP_STOP_SECONDS`` and a little; return when
+    the signal came (``time.monotonic``)."""
+    handlers: set[asyncio.Task[Any]] = set()
+    app[_HANDLERS] = handlers
+    app.middlewares.insert(0, _tracked)
+    return asyncio.run(_serve(app, handlers, host, port, on_ready))
+
+
+@web.middleware
+async def _tracked(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Keep each request's task while its handler runs, for the stop to cut."""
+    handlers, task = request.app[_HANDLERS], asyncio.current_task()
+    handlers.add(task)
+    try:
+        return await handler(request)  # type: ignore[no-any-return]
+    finally:
+        handlers.discard(task)
+
+
+async def _serve(
+    app: web.Application, handlers: set[asyncio.Task[Any]], host: str, port: int, on_ready: Callable[[], None]
+) -> float:
+    runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=APP_CUT_SECONDS)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        stopping = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in STOP_SIGNALS:
+            loop.add_signal_handler(signum, stopping.set)
+        on_ready()
+        await stopping.wait()
+        signaled = time.monotonic()
+        await site.stop()  # no new connections
+        if handlers:
+            _, late = await asyncio.wait(set(handlers), timeout=APP_GRACE_SECONDS)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late, timeout=APP_CUT_SECONDS)
+        return signaled
+    finally:
+        await runner.cleanup()  # nothing in flight is left: this closes idle connections
+
+
+def stopped_line(signaled: float, bound: float, detail: str = "") -> str:
+    """What a command prints last: how long its stop took, against the bound it states."""
+    return f"stopped in {time.monotonic() - signaled:.2f} s (bound {bound:g} s){detail}"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kokoro_core.lexicon import Lexicon
 from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
@@ -31,6 +32,7 @@ class Runtime:
     lexicon: Lexicon = field(default_factory=Lexicon)  # server-wide pronunciations (lexicon.py)
     state: State = "starting"
     sessions: set[Session] = field(default_factory=set)
+    requests: set[asyncio.Task[Any]] = field(default_factory=set)  # handlers streaming one utterance each
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @property

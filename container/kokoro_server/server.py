@@ -34,6 +34,9 @@ from .speech_engine import SpeechEngine
 
 SHUTDOWN_SECONDS = 2.0  # after the drain deadline: how long open requests get before they are cut
 ABORT_SECONDS = 1.0  # after the drain deadline: how long a client gets to answer the closing handshake
+# After the drain deadline, the most the rest of a stop takes: the web server waits for a request still
+# open (none should be: they were cut) once gracefully and once after canceling it.
+CUT_SECONDS = ABORT_SECONDS + 2 * SHUTDOWN_SECONDS
 
 
 def build_app(runtime: Runtime) -> web.Application:
@@ -160,10 +163,15 @@ class Server:
         telemetry.event("stopping", unfinished=runtime.scheduler.stats()["active_utterances"])
         engine = runtime.engine
         interrupted_before = engine.interrupted_calls if engine is not None else 0
-        # Closing a session cancels its utterance, which stops its inference call in flight.
+        # Closing a session cancels its utterance, which stops its inference call in flight; so does
+        # canceling a request's handler. Both end here, not in the web server's graceful wait, which would
+        # give a streaming handler its timeout twice before canceling it.
         aborts = [asyncio.create_task(session.abort()) for session in list(runtime.sessions)]
-        if aborts:
-            _, late = await asyncio.wait(aborts, timeout=ABORT_SECONDS)
+        requests = list(runtime.requests)
+        for request in requests:
+            request.cancel()
+        if aborts or requests:
+            _, late = await asyncio.wait([*aborts, *requests], timeout=ABORT_SECONDS)
             for task in late:  # a client that never answers the close frame: drop its connection
                 task.cancel()
             await asyncio.gather(*aborts, return_exceptions=True)
@@ -191,10 +199,16 @@ async def serve(settings: ServerSettings) -> int:
         await server.stop()
         return 1
     await stopped
+    signaled = time.monotonic()
     starting.cancel()
     await asyncio.gather(starting, return_exceptions=True)
     interrupted = await server.stop()
-    telemetry.event("stopped", interrupted_inference_calls=interrupted)
+    telemetry.event(
+        "stopped",
+        interrupted_inference_calls=interrupted,
+        seconds=round(time.monotonic() - signaled, 3),
+        bound_seconds=settings.drain_seconds + CUT_SECONDS,
+    )
     return 0
 
 

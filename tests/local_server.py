@@ -19,8 +19,9 @@ def start_server(model_dir: Path, **settings: object) -> RunningServer:
     return RunningServer(settings_from_env(host="127.0.0.1", port=0, model_dir=model_dir, **settings)).start()
 
 
-def wait_until_idle(running: RunningServer, timeout: float = 15.0) -> dict[str, int]:
-    """Wait for the server to settle after clients leave; return its scheduler counters."""
+def wait_until_idle(running: RunningServer, timeout: float = 60.0) -> dict[str, int]:
+    """Wait for the server to settle after clients leave; return its scheduler counters (a hang guard of
+    ``timeout`` seconds: a chunk left to finish takes many seconds on a slow CPU)."""
     deadline = time.monotonic() + timeout
     while True:
         stats = running.stats()

@@ -147,18 +147,30 @@ def test_barge_in_stops_the_audio_and_the_session_goes_on(agent, server) -> None
     assert wait_until_idle(server)["active_utterances"] == 0
 
 
-def test_a_second_turn_while_one_speaks_is_refused_and_the_first_finishes(agent) -> None:
-    async def scenario():
-        async with aiohttp.ClientSession() as http:
-            first = asyncio.create_task(run_turn(http, agent.url, {"prompt": "First"}, "busy"))
-            await asyncio.sleep(0.5)
-            refused = [answer async for answer in invoke(http, agent.url, {"prompt": "Second"}, "busy")]
-            return await first, refused
+def test_a_second_turn_while_one_speaks_is_refused_and_the_first_finishes(server) -> None:
+    """The first turn is held mid-answer (its model waits) while the second is sent: the order is the test's."""
+    release = threading.Event()
+    settings = local_settings(server.ws_url, tokens_per_second=40, script=SCRIPTED_ANSWER)
+    app = build_app(settings, lambda: HeldModel(SCRIPTED_ANSWER, release), lambda: WebSocketTransport(server.ws_url))
+    with BackgroundAgent(app) as agent:
 
-    first, refused = run(scenario())
+        async def scenario() -> tuple[TurnResult, list[dict]]:
+            first, refused = TurnResult(), []
+            async with aiohttp.ClientSession() as http:
+                async for event in invoke(http, agent.url, {"prompt": "First"}, "busy"):
+                    first.add(event)
+                    if not refused:  # the first turn has begun and its model is not done: it is in progress
+                        refused = [answer async for answer in invoke(http, agent.url, {"prompt": "Second"}, "busy")]
+                        release.set()
+            return first, refused
+
+        try:
+            first, refused = run(scenario())
+        finally:
+            release.set()
     assert refused[0]["status"] == 409 and refused[0]["code"] == "turn_in_progress"
     assert "cancel" in refused[0]["message"]
-    assert first.summary["type"] == "done"
+    assert first.summary["type"] == "done" and first.text == SCRIPTED_ANSWER
 
 
 BAD_PAYLOADS = [

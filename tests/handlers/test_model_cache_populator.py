@@ -407,7 +407,8 @@ def test_a_download_that_cannot_finish_in_time_fails_at_once_naming_cache_push(s
         )
         with pytest.raises(PopulateError) as failed:
             slow.populate(request_for(server.url, sizes_only(files)))
-    assert time.monotonic() < deadline - 30 - 5  # it failed as soon as the pace was clear, not at the limit
+    # It failed once the pace was clear (after 5 s), not when the 15 s it may use ran out.
+    assert time.monotonic() < deadline - 30
     message = str(failed.value)
     assert "MB/s" in message and "left" in message
     assert f"kokoro-stream cache push MODEL_DIR --bucket {BUCKET} --prefix {PREFIX}" in message

@@ -93,7 +93,9 @@ def _sessions(server: RunningServer) -> int:
 
 
 def test_a_websocket_client_that_never_reads_cannot_make_another_callers_request_fail() -> None:
-    with fake_server(send_timeout_seconds=2, heartbeat_seconds=0) as (server, _):
+    # The hog holds its slots from admission until its write deadline drops it: a window wide enough for the
+    # test to see it on a busy machine.
+    with fake_server(send_timeout_seconds=5, heartbeat_seconds=0) as (server, _):
         hog = _open_websocket(server.server.port)
         for index in range(64):
             hog.sendall(_text_frame({"type": "speak", "id": f"hog-{index}", "text": ENDLESS}))
@@ -148,7 +150,8 @@ def test_replies_that_pile_up_unread_get_the_client_dropped() -> None:
 
 
 def test_a_silent_peer_is_dropped_by_heartbeat() -> None:
-    with fake_server(heartbeat_seconds=0.5) as (server, _):
+    # The peer is dropped 1.5 heartbeats after it opens: a window wide enough to see it open on a busy machine.
+    with fake_server(heartbeat_seconds=2) as (server, _):
         silent = _open_websocket(server.server.port)  # never answers a ping
         _wait_for(lambda: _sessions(server) == 1, "the session to open")
         _wait_for(lambda: _sessions(server) == 0, "the heartbeat to drop the silent peer")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import signal
 
@@ -11,8 +10,9 @@ import aiohttp
 from kokoro_core import metrics
 from kokoro_server.telemetry import emf
 from kokoro_tools.ports import free_port
-from tests.server.server_process import ping_statuses, start
+from tests.server.server_process import OutputReader, ping_statuses, start
 from tests.server.speech import connect, run, until
+from tests.waiting import await_until
 
 
 def test_emf_record_declares_every_metric_it_carries():
@@ -42,8 +42,13 @@ def declared(record: dict) -> set[str]:
 def test_ready_server_reports_its_load_as_a_gauge_until_it_drains(embedded_model_dir):
     port = free_port()
     process = start(embedded_model_dir, port, KOKORO_LOAD_SAMPLE_SECONDS="0.1", KOKORO_ENDPOINT_NAME="tts-prod")
+    reader = OutputReader(process)
     try:
         assert ping_statuses(port, process)[-1] == 200
+
+        def idle_samples_after(line: int) -> int:
+            load = [r for r in emf_records("".join(reader.lines[line:])) if metrics.QUEUE_DEPTH in r]
+            return sum(1 for r in load if r[metrics.SESSIONS] == 0 and r[metrics.ACTIVE_UTTERANCES] == 0)
 
         async def speak_while_sampled():
             async with aiohttp.ClientSession() as session:
@@ -51,11 +56,12 @@ def test_ready_server_reports_its_load_as_a_gauge_until_it_drains(embedded_model
                 await ws.send_json({"type": "speak", "id": "u1", "text": "Counting the sessions while I talk."})
                 await until(ws, "done", "u1")
                 await ws.close()
-                await asyncio.sleep(0.5)  # a few more samples, after the session has gone
+                closed_at = len(reader.lines)
+                await await_until(lambda: idle_samples_after(closed_at) >= 2, "samples after the session has gone")
 
         run(speak_while_sampled())
         process.send_signal(signal.SIGTERM)
-        output, _ = process.communicate(timeout=60)
+        output = reader.output(timeout=60)
     finally:
         process.kill()
 

@@ -1,54 +1,54 @@
-"""The event loop never runs inference: with every worker busy, accepts and pings stay fast."""
+"""The event loop never runs inference: with every worker busy, accepts and pings are answered; past the
+admission bound, work is refused at once."""
 
 from __future__ import annotations
 
-import time
+import threading
 
 import aiohttp
 
+from tests.fake_server import fake_server
 from tests.local_server import start_server, wait_until_idle
 from tests.server.speech import connect, receive, run, speak_and_collect, until
+from tests.waiting import HANG_GUARD_SECONDS, await_until
 
 BUSY_TEXT = " ".join(f"Sentence number {i} keeps every engine worker busy for a while." for i in range(6))
-LIMIT_SECONDS = 0.25
 
 
-def test_new_websocket_and_ping_are_answered_within_250_ms_while_workers_are_busy(server, idle_after):
-    async def scenario():
-        async with aiohttp.ClientSession() as session:
-            busy = []
-            for i in range(server.server.runtime.scheduler.workers + 1):
-                ws = await connect(session, server.ws_url)
-                await ws.send_json({"type": "speak", "id": f"busy{i}", "text": BUSY_TEXT})
-                busy.append(ws)
-            await until(busy[0], "audio")  # synthesis is under way
-            assert server.stats()["running_jobs"] == server.server.runtime.scheduler.workers
+def test_new_websocket_and_ping_are_answered_while_every_worker_is_held_in_synthesis():
+    """Every worker is held inside a synthesis call (the fake engine's gate) for as long as the test likes:
+    were the event loop to run any of it, no probe would be answered until the gate opened. How fast the
+    probes are answered under real load is the planning bench's figure (docs/bench/planning.json)."""
+    gate = threading.Event()
+    with fake_server(gate=gate) as (server, engine):
 
-            timings = {}
-            started = time.perf_counter()
-            probe = await session.ws_connect(server.ws_url, autoping=False)  # let the pong reach us
-            ready = await receive(probe)
-            timings["accept_and_ready"] = time.perf_counter() - started
+        async def scenario():
+            async with aiohttp.ClientSession() as session:
+                workers = server.server.runtime.scheduler.workers
+                busy = []
+                for i in range(workers + 1):
+                    ws = await connect(session, server.ws_url)
+                    await ws.send_json({"type": "speak", "id": f"busy{i}", "text": BUSY_TEXT})
+                    busy.append(ws)
+                await await_until(lambda: len(engine.calls) == workers, "every worker to hold a synthesis call")
 
-            started = time.perf_counter()
-            await probe.ping()
-            pong = await probe.receive(timeout=5)
-            timings["ping"] = time.perf_counter() - started
+                probe = await session.ws_connect(server.ws_url, autoping=False)  # let the pong reach us
+                ready = await receive(probe)
+                await probe.ping()
+                pong = await probe.receive(timeout=HANG_GUARD_SECONDS)
+                async with session.get(f"{server.url}/ping") as response:
+                    status = response.status
+                still_held = server.stats()["running_jobs"]
+                gate.set()
+                for ws in [*busy, probe]:
+                    await ws.send_json({"type": "cancel"})
+                    await ws.close()
+                return ready, pong, status, still_held, workers
 
-            started = time.perf_counter()
-            async with session.get(f"{server.url}/ping") as response:
-                timings["http_ping"] = time.perf_counter() - started
-                status = response.status
-
-            for ws in [*busy, probe]:
-                await ws.send_json({"type": "cancel"})
-                await ws.close()
-            return ready, pong, status, timings
-
-    ready, pong, status, timings = run(scenario())
+        ready, pong, status, still_held, workers = run(scenario())
     assert ready.type == "ready" and status == 200
     assert pong.type == aiohttp.WSMsgType.PONG
-    assert all(seconds < LIMIT_SECONDS for seconds in timings.values()), timings
+    assert still_held == workers  # every answer came while every worker was still inside synthesis
 
 
 def test_past_the_admission_bound_work_is_refused_at_once_and_accepted_again_after(embedded_model_dir):

@@ -44,7 +44,9 @@ from kokoro_core.protocol import ClientMessage, Close, Ready
 from .transport import Audio, Event, SpeechError, TransportClosed, control, ready_message
 
 PORT = 8443
-CLOSE_SECONDS = 5.0  # how long closing waits for a read in flight to be completed by the ended stream
+# How long closing waits for a read in flight once the stream and its connection are closed (which completes
+# it at once): within the second a stopping app gives a canceled handler, so its loop never cancels the read.
+CLOSE_SECONDS = 0.5
 
 
 def runtime_endpoint(region: str) -> str:
@@ -92,6 +94,7 @@ class SageMakerBidiTransport:
         self._stream: Any = None
         self._output: Any = None
         self._read: asyncio.Task[Any] | None = None  # the read in flight, if any (see the module's docstring)
+        self._parts: list[bytes] = []  # the PARTIAL parts of a message so far, kept across canceled receives
 
     async def _sdk_client(self) -> Any:
         """A client on a new connection for each session: after a stream fails, its pooled HTTP/2
@@ -138,7 +141,7 @@ class SageMakerBidiTransport:
     async def receive(self) -> Event:
         if self._output is None:
             raise TransportClosed("the stream is not open")
-        parts: list[bytes] = []
+        parts = self._parts
         while True:
             try:
                 event = await self._next_event()
@@ -154,13 +157,13 @@ class SageMakerBidiTransport:
                     if part.completion_state == "PARTIAL":
                         continue
                     data = b"".join(parts)
+                    parts.clear()
                     if part.data_type == "BINARY":
                         return Audio(data)
                     if part.data_type == "UTF8":
                         if (control_event := control(json.loads(data))) is not None:
                             return control_event
-                        parts = []  # a message type this client does not know: skip it
-                        continue
+                        continue  # a message type this client does not know: skip it
                     raise SpeechError(f"a PayloadPart with DataType {part.data_type!r}; expected UTF8 or BINARY")
                 case ResponseStreamEventModelStreamError(value=error):
                     # The container closed the WebSocket; its close code and reason arrive here.
@@ -171,7 +174,8 @@ class SageMakerBidiTransport:
                     continue  # an event type this client does not know: newer service, skip it
 
     async def _next_event(self) -> Any:
-        """The stream's next event, from the read in flight or a new one; canceling this leaves the read be."""
+        """The stream's next event, from the read in flight or a new one. Canceling this leaves the read be,
+        done or not: its event is the next call's."""
         if self._read is None:
             self._read = asyncio.ensure_future(self._output.receive())
             # A read whose receive was canceled may fail with nobody awaiting it: its error is the next
@@ -179,14 +183,21 @@ class SageMakerBidiTransport:
             self._read.add_done_callback(lambda read: read.cancelled() or read.exception())
         read = self._read
         try:
-            return await asyncio.shield(read)
-        finally:
-            if read.done():
+            event = await asyncio.shield(read)
+        except asyncio.CancelledError:
+            if read.cancelled():  # the read itself ended canceled (closing): nothing is left to take up
                 self._read = None
+            raise
+        except BaseException:
+            self._read = None
+            raise
+        self._read = None
+        return event
 
     async def close(self) -> None:
         stream, self._stream, self._output = self._stream, None, None
         read, self._read = self._read, None
+        self._parts = []
         if stream is not None:
             try:
                 await stream.close()
@@ -197,5 +208,5 @@ class SageMakerBidiTransport:
             await http.close()
         if read is not None:
             # Ending the stream and its connection completes the read; it is collected, never canceled.
-            with contextlib.suppress(Exception, asyncio.TimeoutError):
+            with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(read), CLOSE_SECONDS)

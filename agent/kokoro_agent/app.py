@@ -37,6 +37,9 @@ from .settings import AgentSettings
 from .turn import Mode, VoiceTurn
 
 LOCAL_SESSION = "local"  # requests without a runtime session id (local runs) share one session
+# On SIGTERM or Ctrl-C: how long turns still streaming get to end before the server cancels them. Without
+# it, uvicorn waits for every open connection, and a caller holding a turn open would hold the stop.
+GRACEFUL_SHUTDOWN_SECONDS = 2.0
 
 
 class TurnRequest(BaseModel):

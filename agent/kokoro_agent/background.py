@@ -8,10 +8,20 @@ import time
 import uvicorn
 from starlette.applications import Starlette
 
+from .app import GRACEFUL_SHUTDOWN_SECONDS
+
 
 class BackgroundAgent:
     def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0) -> None:
-        self._server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        )
+        self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="kokoro-agent", daemon=True)
 
     def start(self, timeout: float = 30) -> BackgroundAgent:

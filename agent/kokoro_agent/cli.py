@@ -30,14 +30,15 @@ def serve(
     """Serve the agent (POST /invocations, GET /ping) with the settings in KOKORO_AGENT_* variables."""
     import uvicorn
 
-    from .app import app_from_settings
+    from .app import GRACEFUL_SHUTDOWN_SECONDS, app_from_settings
 
     try:
         settings = agent_settings_from_env()
     except AgentSettingsError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    uvicorn.run(app_from_settings(settings), host=host, port=port, log_level="warning")
+    app = app_from_settings(settings)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS)
 
 
 @app.command()

@@ -185,20 +185,22 @@ def emulate(
                 typer.echo(f"error: {error}", err=True)
                 raise typer.Exit(1) from None
         url = url.rstrip("/")
-        emulator = stack.enter_context(emulating(url, endpoint_name, region, port, limits=limits))
-        shutil.copyfile(emulator.ca_file, ca_out)
-        typer.echo(f"SageMaker runtime stand-in for endpoint {endpoint_name!r} ({region}) at {emulator.url} → {url}")
-        typer.echo(f"its certificate authority: {ca_out} (any credentials sign; the signature's scope is checked)")
-        typer.echo(
-            f"  kokoro-stream say 'Hello.' --endpoint {endpoint_name} --region {region} "
-            f"--endpoint-url {emulator.url} --ca-file {ca_out} [--transport post]"
-        )
-        typer.echo(f"Ctrl-C (or SIGTERM) stops it within {STOP_SECONDS:g} s.")
-        signaled = wait_for_stop_signal()
-    cut = emulator.stopped is not None and emulator.stopped.cut
-    typer.echo(
-        stopped_line(signaled, STOP_SECONDS, ": streams still open after the grace period were cut" if cut else "")
-    )
+        with emulating(url, endpoint_name, region, port, limits=limits) as emulator:
+            shutil.copyfile(emulator.ca_file, ca_out)
+            typer.echo(
+                f"SageMaker runtime stand-in for endpoint {endpoint_name!r} ({region}) at {emulator.url} → {url}"
+            )
+            typer.echo(f"its certificate authority: {ca_out} (any credentials sign; the signature's scope is checked)")
+            typer.echo(
+                f"  kokoro-stream say 'Hello.' --endpoint {endpoint_name} --region {region} "
+                f"--endpoint-url {emulator.url} --ca-file {ca_out} [--transport post]"
+            )
+            typer.echo(f"Ctrl-C (or SIGTERM) stops it within {STOP_SECONDS:g} s.")
+            signaled = wait_for_stop_signal()
+        cut = ": streams still open after the grace period were cut" if emulator.cut else ""
+        typer.echo(stopped_line(signaled, STOP_SECONDS, cut))
+        if image is not None:
+            typer.echo(f"removing the {image} container...", err=True)
 
 
 def proxy(

@@ -10,6 +10,7 @@ the stop for as long as it likes: asyncio's ``Server.wait_closed`` waits for eve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import ssl
 import tempfile
@@ -33,20 +34,11 @@ CUT_SECONDS = 1.0  # then: how long cutting what is left may take
 STOP_SECONDS = GRACE_SECONDS + CUT_SECONDS  # the whole stop, by construction
 
 
-@dataclass(frozen=True)
-class Stopped:
-    """How a stop went: its seconds, and whether connections or streams were still open at the grace
-    deadline and so were cut."""
-
-    seconds: float
-    cut: bool
-
-
 @dataclass
 class RunningEmulator:
     url: str  # https://127.0.0.1:PORT
     ca_file: Path  # the certificate authority a client must trust
-    stopped: Stopped | None = None  # once the block has ended
+    cut: bool | None = None  # once the block has ended: whether streams were still open at the grace deadline
 
 
 @contextmanager
@@ -93,7 +85,7 @@ def emulating(
         try:
             yield running
         finally:
-            running.stopped = _stop(loop, thread, stop, serving)
+            running.cut = _stop(loop, thread, stop, serving)
 
 
 def _run(loop: asyncio.AbstractEventLoop, serving: asyncio.Task[None]) -> None:
@@ -101,8 +93,6 @@ def _run(loop: asyncio.AbstractEventLoop, serving: asyncio.Task[None]) -> None:
     asyncio.set_event_loop(loop)
     try:
         loop.run_until_complete(serving)
-    except asyncio.CancelledError:
-        pass  # cut at the grace deadline
     finally:
         if left := asyncio.all_tasks(loop):
             for task in left:
@@ -114,16 +104,18 @@ def _run(loop: asyncio.AbstractEventLoop, serving: asyncio.Task[None]) -> None:
 
 def _stop(
     loop: asyncio.AbstractEventLoop, thread: threading.Thread, stop: asyncio.Event, serving: asyncio.Task[None]
-) -> Stopped:
-    """Stop serving within ``STOP_SECONDS``: a grace period for streams in flight, then cut what is left."""
+) -> bool:
+    """Stop serving within ``STOP_SECONDS``: a grace period for streams in flight, then cut what is left;
+    return whether anything was."""
     begun = time.monotonic()
     loop.call_soon_threadsafe(stop.set)
     thread.join(GRACE_SECONDS)
     cut = thread.is_alive()
     if cut:
-        loop.call_soon_threadsafe(serving.cancel)
+        with contextlib.suppress(RuntimeError):  # the thread closed its loop meanwhile: nothing to cut
+            loop.call_soon_threadsafe(serving.cancel)
         thread.join(max(0.0, begun + STOP_SECONDS - time.monotonic()))
-    return Stopped(round(time.monotonic() - begun, 3), cut)
+    return cut
 
 
 def _quiet_about_closed_tls(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

@@ -32,7 +32,14 @@ def wait_for_stop_signal() -> float:
     for signum in STOP_SIGNALS:
         signal.signal(signum, lambda *_: stopping.set())
     stopping.wait()
+    _second_signal_quits()
     return time.monotonic()
+
+
+def _second_signal_quits() -> None:
+    """A second Ctrl-C or SIGTERM during the stop ends the process at once, as it would without handlers."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def serve_until_stopped(app: web.Application, host: str, port: int, on_ready: Callable[[], None]) -> float:
@@ -70,6 +77,9 @@ async def _serve(
         on_ready()
         await stopping.wait()
         signaled = time.monotonic()
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        _second_signal_quits()
         await site.stop()  # no new connections
         if handlers:
             _, late = await asyncio.wait(set(handlers), timeout=APP_GRACE_SECONDS)

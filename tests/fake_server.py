@@ -13,7 +13,7 @@ from typing import Any
 
 from kokoro_server.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
-from kokoro_server.speech_engine import Speech
+from kokoro_server.speech_engine import PreparedChunk, Speech
 from tests.local_server import RunningServer
 
 
@@ -37,7 +37,7 @@ class FirstChunkOnly(FakeEngine):
         super().__init__()
         self.held = threading.Event()
 
-    def synthesize(self, text: str, *args: Any, **kwargs: Any) -> Speech:
+    def speak(self, chunk: PreparedChunk, *args: Any, **kwargs: Any) -> Speech:
         if self.calls:
             self.gate = self.held
-        return super().synthesize(text, *args, **kwargs)
+        return super().speak(chunk, *args, **kwargs)

@@ -1,9 +1,10 @@
 """The Kokoro-82M engine (a ``speech_engine.SpeechEngine``): text → phonemes (espeak-ng) → token ids →
 ONNX Runtime → audio, and when each written word is heard (from the model's per-token durations,
-``durations``, mapped to the words by ``word_timing``).
+``durations``, mapped to the words by ``word_timing``). ``prepare`` does the text work, ``speak`` the
+model's.
 
-Thread-safe: the scheduler calls ``synthesize`` from several worker threads at once. ONNX
-Runtime runs one session concurrently and releases the GIL while it computes; espeak-ng is
+Thread-safe: the server calls ``speak`` from several engine workers and ``prepare`` from text threads at
+once. ONNX Runtime runs one session concurrently and releases the GIL while it computes; espeak-ng is
 process-global state, so kokoro-onnx's tokenizer serialises phonemization behind a lock.
 
 An inference call can be stopped part-way (``Interruption``): a long chunk on a CPU takes many
@@ -35,9 +36,9 @@ from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 
 from .durations import NoDurations, expose_durations
 from .integer_conv import convolutions_as_matmuls
-from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, Speech, interruptible
+from .speech_engine import Interrupted, Interruption, NothingToSpeak, PreparedChunk, RunsOn, Speech, interruptible
 from .text import VoiceReading, language_of, said_phonemes
-from .word_timing import Span, phoneme_word_spans, phonemes_alone, time_words, until_silent, written_words
+from .word_timing import Span, phoneme_word_spans, phonemes_alone, place_words, until_silent, written_words
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
@@ -173,6 +174,47 @@ class Engine:
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
         return phonemes
 
+    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+        """One chunk's text work: its phonemes cut into the pieces each inference call takes, their token
+        ids, and where each written word falls among the phoneme words. Any thread; raises ``NothingToSpeak``,
+        or ``Interrupted`` once ``stop`` was called."""
+        if self._stopping.interrupted:
+            raise Interrupted("the engine is stopping")
+        phonemes = " ".join(self.phonemize(text, voice, normalized, lexicon).split())
+        pieces = tuple(
+            (piece, tuple(tokens))
+            for piece in split_phonemes(phonemes, MAX_PHONEME_LENGTH)
+            if (tokens := self._tokenizer.tokenize(piece))
+        )
+        if not pieces:
+            raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
+        language = language_of(voice)
+        words = written_words(text, VoiceReading(language, normalized, lexicon))
+        alone = partial(phonemes_alone, g2p=partial(self._tokenizer.phonemize, lang=language))
+        return PreparedChunk(text, voice, phonemes, pieces, place_words(words, phonemes.split(), alone))
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        """Audio for a prepared chunk (float32 mono at 24 kHz, silence trimmed, faded in and out) and when
+        each of its written words is heard: the model's work and a little arithmetic, no text work.
+
+        Raises ``Interrupted`` if ``interruption`` (or ``stop``) stops the call before it finishes.
+        """
+        style = self._voices[chunk.voice]
+        pieces: list[np.ndarray] = []
+        spans: list[Span] = []
+        offset = 0
+        for phoneme_piece, tokens in chunk.pieces:
+            audio, frames = self._infer(list(tokens), style[min(len(tokens), len(style)) - 1], speed, interruption)
+            piece_spans = phoneme_word_spans(phoneme_piece, frames, self._samples_per_frame, self._is_token)
+            spans.extend((start + offset, end + offset) for start, end in piece_spans)
+            pieces.append(audio)
+            offset += len(audio)
+        whole = np.concatenate(pieces)
+        start, end = _kept(whole)
+        spans = until_silent(spans, whole, SILENCE_LEVEL)
+        audio = _fade(whole[start:end])
+        return Speech(audio, tuple(chunk.words.timed(spans, len(audio), shift=start)))
+
     def synthesize(
         self,
         text: str,
@@ -182,34 +224,8 @@ class Engine:
         normalized: bool = True,
         lexicon: Lexicon = NO_LEXICON,
     ) -> Speech:
-        """Audio for one chunk of text (float32 mono at 24 kHz, silence trimmed, faded in and out) and
-        when each of its written words is heard.
-
-        Raises ``Interrupted`` if ``interruption`` (or ``stop``) stops the call before it finishes.
-        """
-        style = self._voices[voice]
-        phonemes = " ".join(self.phonemize(text, voice, normalized, lexicon).split())
-        pieces: list[np.ndarray] = []
-        spans: list[Span] = []
-        offset = 0
-        for phoneme_piece in split_phonemes(phonemes, MAX_PHONEME_LENGTH):
-            tokens = self._tokenizer.tokenize(phoneme_piece)
-            if not tokens:
-                continue
-            audio, frames = self._infer(tokens, style[min(len(tokens), len(style)) - 1], speed, interruption)
-            piece_spans = phoneme_word_spans(phoneme_piece, frames, self._samples_per_frame, self._is_token)
-            spans.extend((start + offset, end + offset) for start, end in piece_spans)
-            pieces.append(audio)
-            offset += len(audio)
-        if not pieces:
-            raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
-        whole = np.concatenate(pieces)
-        start, end = _kept(whole)
-        spans = until_silent(spans, whole, SILENCE_LEVEL)
-        audio = _fade(whole[start:end])
-        words = written_words(text, VoiceReading(language_of(voice), normalized, lexicon))
-        alone = partial(phonemes_alone, g2p=partial(self._tokenizer.phonemize, lang=language_of(voice)))
-        return Speech(audio, tuple(time_words(words, phonemes.split(), spans, alone, len(audio), shift=start)))
+        """``speak(prepare(...))``: audio for one chunk of text and when each of its written words is heard."""
+        return self.speak(self.prepare(text, voice, normalized, lexicon), speed, interruption)
 
     def _is_token(self, char: str) -> bool:
         return char in self._tokenizer.vocab

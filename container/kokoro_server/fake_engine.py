@@ -25,9 +25,9 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
 
-from .speech_engine import Interrupted, Interruption, NothingToSpeak, RunsOn, Speech, interruptible
+from .speech_engine import Interrupted, Interruption, NothingToSpeak, PreparedChunk, RunsOn, Speech, interruptible
 from .text import VoiceReading, language_of
-from .word_timing import spread, written_words
+from .word_timing import WordPlaces, written_words
 
 VOICES = ("af_heart", "am_michael", "bf_emma", "bm_george")
 SECONDS_PER_SAID_CHAR = 0.06  # about Kokoro's pace at speed 1
@@ -74,22 +74,19 @@ class FakeEngine:
     def device(self) -> RunsOn:
         return "cpu"
 
-    def synthesize(
-        self,
-        text: str,
-        voice: str,
-        speed: float = 1.0,
-        interruption: Interruption | None = None,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-    ) -> Speech:
+    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+        if self._stopping.interrupted:
+            raise Interrupted("the engine is stopping")
         reading = VoiceReading(language_of(voice), normalized, lexicon)
         said = " ".join(reading.said(text).split())
         if not said.strip(" .,;:!?—…\"'()/"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
+        return PreparedChunk(text, voice, said, (), WordPlaces(tuple(written_words(text, reading)), 0, None))
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
         with self._lock:
-            self.calls.append(text)
-        seconds = SECONDS_PER_SAID_CHAR * len(said) / speed
+            self.calls.append(chunk.text)
+        seconds = SECONDS_PER_SAID_CHAR * len(chunk.said) / speed
         try:
             with interruptible(self._stopping, interruption) as run:
                 while self.gate is not None and not self.gate.wait(0.01):
@@ -103,8 +100,19 @@ class FakeEngine:
                 self.interrupted_calls += 1
             raise
         samples = np.arange(round(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE
-        audio = (0.3 * np.sin(2 * np.pi * tone_hz(said) * samples)).astype(np.float32)
-        return Speech(audio, tuple(spread(written_words(text, reading), len(audio))))
+        audio = (0.3 * np.sin(2 * np.pi * tone_hz(chunk.said) * samples)).astype(np.float32)
+        return Speech(audio, tuple(chunk.words.timed((), len(audio))))
+
+    def synthesize(
+        self,
+        text: str,
+        voice: str,
+        speed: float = 1.0,
+        interruption: Interruption | None = None,
+        normalized: bool = True,
+        lexicon: Lexicon = NO_LEXICON,
+    ) -> Speech:
+        return self.speak(self.prepare(text, voice, normalized, lexicon), speed, interruption)
 
     def stop(self) -> int:
         return self._stopping.interrupt()

@@ -1,10 +1,11 @@
-"""An utterance's chunks, planned one at a time on an engine worker (never on the event loop), within a
+"""An utterance's chunks, planned one at a time on a text thread (never on the event loop), within a
 time budget.
 
 The chunk plan (``kokoro_core.chunker``) reads the text as the voice says it: normalized, with its
-lexicon. Its cost grows in proportion to the text, and each chunk is planned only when the one before
-it has been synthesized, so a 20 KB text costs nothing before its first chunk but that chunk's sentence.
-Text that reads unusually slowly must still not hold a worker: once an utterance has spent
+lexicon. Its cost grows in proportion to the text, and each chunk is planned only while the one before
+it is spoken, so a 20 KB text costs nothing before its first chunk but that chunk's sentence.
+Text that reads unusually slowly must still not hold a thread (nor the chunk waiting for it): once an
+utterance has spent
 ``budget_seconds`` planning, the rest of it is planned by the text as written (sizes in written
 characters, every word boundary a clean cut). Synthesis still says each chunk normalized; only where
 the chunks are cut changes.
@@ -82,20 +83,10 @@ class ChunkPlan:
         self._chunks: Iterator[str] = iter_chunks(
             text, first_chunk_chars, max_chunk_chars, first_must_fit, self.reading
         )
-        self._next: str | None = None
-        self._planned_next = False
 
     def take(self) -> str | None:
         """The next chunk, or None when there is none left."""
-        chunk = self._next if self._planned_next else next(self._chunks, None)
-        self._next, self._planned_next = None, False
-        return chunk
-
-    def done(self) -> bool:
-        """Whether the chunk taken last was the last one (plans the following chunk to know)."""
-        if not self._planned_next:
-            self._next, self._planned_next = next(self._chunks, None), True
-        return self._next is None
+        return next(self._chunks, None)
 
     @property
     def planning_seconds(self) -> float:

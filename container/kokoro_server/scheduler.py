@@ -1,10 +1,17 @@
-"""Fair scheduling of synthesis jobs over a pool of engine worker threads.
+"""Fair scheduling of synthesis jobs over a pool of engine worker threads, and the text threads that
+prepare the chunks they speak.
 
 Every session (a WebSocket connection or one POST request) has a lane; a session waits for
 one chunk at a time, so a lane holds at most a job or two. Workers take lanes in turn, so a
 long text advances one chunk per round and never starves a short one. Admission control
 bounds the utterances in progress: past the bound, new work is refused at once (``Busy``)
 rather than queued into a latency nobody wants.
+
+Text work (planning a chunk, its phonemes, where its words fall) for the chunks after an utterance's
+first runs on text threads of their own, as many as engine workers, so the model never waits for it:
+an utterance prepares its next chunk there while a worker speaks this one, one chunk ahead at most. The
+first chunk's text work has nothing to overlap, so it runs in the engine job that speaks it, in its
+lane's turn.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +52,7 @@ class Scheduler:
         self.workers = 0  # set by start, once the engine's device (and so the worker count) is known
         self.max_active = max_active
         self._executor: ThreadPoolExecutor | None = None
+        self._text_executor: ThreadPoolExecutor | None = None
         self._lanes: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._wakeup = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -54,14 +62,16 @@ class Scheduler:
     def start(self, workers: int) -> None:
         self.workers = workers
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="engine")
+        self._text_executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="text")
         self._tasks = [asyncio.create_task(self._worker(), name=f"engine-worker-{i}") for i in range(workers)]
 
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+        for executor in (self._executor, self._text_executor):
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
 
     def admit(self) -> Ticket:
         if self._active >= self.max_active:
@@ -79,6 +89,12 @@ class Scheduler:
         except asyncio.CancelledError:
             self._withdraw(lane, job)
             raise
+
+    def prepare(self, call: Callable[[], Any]) -> Future[Any]:
+        """Run ``call`` (text work) on a text thread; from any thread. Cancelling the future withdraws it if
+        it has not started."""
+        assert self._text_executor is not None, "the scheduler has not started"
+        return self._text_executor.submit(call)
 
     def _withdraw(self, lane: str, job: _Job) -> None:
         jobs = self._lanes.get(lane)

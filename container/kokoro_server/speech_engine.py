@@ -1,5 +1,9 @@
 """What the server needs of an engine: the contract the Kokoro engine (``engine.Engine``) and the
 deterministic fake (``fake_engine.FakeEngine``) both keep, and how an inference call is interrupted.
+
+A chunk is made in two steps, so that reading text never holds the model: ``prepare`` does all the
+text work (what is said, phonemes, tokens, where each word falls) and ``speak`` runs the model on what
+was prepared. The server prepares the next chunk while the model speaks this one (``utterance``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import onnxruntime as ort
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 
-from .word_timing import TimedWord
+from .word_timing import TimedWord, WordPlaces
 
 RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
 
@@ -27,6 +31,17 @@ class Speech:
 
     audio: np.ndarray
     words: tuple[TimedWord, ...]
+
+
+@dataclass(frozen=True)
+class PreparedChunk:
+    """A chunk read for a voice, ready for the model: its text work done, so ``speak`` only runs the model."""
+
+    text: str  # as written
+    voice: str
+    said: str  # what the model reads: its phonemes (the fake engine: the said text)
+    pieces: tuple[tuple[str, tuple[int, ...]], ...]  # each inference call's phonemes and token ids
+    words: WordPlaces  # the written words and where they fall among the phoneme words
 
 
 class NothingToSpeak(ValueError):
@@ -126,6 +141,14 @@ class SpeechEngine(Protocol):
     @property
     def device(self) -> RunsOn: ...
 
+    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+        """All of one chunk's text work, on any thread; raises ``NothingToSpeak``."""
+        ...
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        """Audio for a prepared chunk and its word times: the model's work; raises ``Interrupted``."""
+        ...
+
     def synthesize(
         self,
         text: str,
@@ -135,7 +158,7 @@ class SpeechEngine(Protocol):
         normalized: bool = True,
         lexicon: Lexicon = NO_LEXICON,
     ) -> Speech:
-        """Audio for one chunk of text and its word times; raises ``NothingToSpeak`` or ``Interrupted``."""
+        """``speak(prepare(...))``: audio for one chunk of text and its word times."""
         ...
 
     def stop(self) -> int:

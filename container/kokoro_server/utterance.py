@@ -2,19 +2,18 @@
 each word is heard (milliseconds from the utterance's first sample, across chunk joins).
 
 Both routes use it: POST /invocations streams one utterance per request, a WebSocket session
-streams many in a row. Synthesis and encoding run on an engine worker thread, never on the
-event loop.
+streams many in a row. Synthesis and encoding run on an engine worker thread, the text work of every
+chunk after the first on a text thread, one chunk ahead of synthesis; neither on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
-
-import numpy as np
 
 from kokoro_core.audio_format import wav_header
 from kokoro_core.options import SpeechOptions
@@ -23,7 +22,7 @@ from kokoro_core.protocol import ProtocolError, Word
 from .audio import StreamEncoder
 from .planning import ChunkPlan
 from .scheduler import Scheduler, Ticket
-from .speech_engine import Interruption, NothingToSpeak, Speech, SpeechEngine
+from .speech_engine import Interruption, NothingToSpeak, PreparedChunk, SpeechEngine
 from .text import VoiceReading, has_speakable, language_of
 
 
@@ -39,8 +38,9 @@ class Utterance:
     # The first chunk's limit in characters and whether it must fit (cut between words if need be);
     # set by the client when it resumes an utterance, else planned when synthesis starts.
     first_chunk: tuple[int, bool] | None = None
-    synth_seconds: float = 0.0
-    planning_seconds: float = 0.0  # spent reading the text to plan its chunks (part of synth_seconds)
+    synth_seconds: float = 0.0  # on engine workers: the model's work and encoding
+    text_seconds: float = 0.0  # on text threads: planning chunks and preparing them for the model
+    planning_seconds: float = 0.0  # spent reading the text to plan its chunks (part of text_seconds)
     planned_as_written: bool = False  # the planning budget ran out: the rest was planned as written
     audio_bytes: int = 0
     first_audio_at: float | None = None
@@ -89,28 +89,32 @@ def check_speakable(text: str, voice: str) -> None:
 
 @dataclass(frozen=True)
 class Rendered:
-    """One chunk for the wire: its encoded audio and its words, and whether it is the utterance's last."""
+    """One chunk for the wire: its encoded audio and its words."""
 
     audio: bytes
     words: list[Word]
-    last: bool = False
 
 
-def _synthesize_next(engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, plan: ChunkPlan) -> Rendered:
-    """Plan the next chunk, synthesize it and encode it: all on an engine worker, never on the event loop."""
+def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ChunkPlan) -> PreparedChunk | None:
+    """Plan the next chunk with something to say and do its text work, on a text thread; None when no
+    chunk is left. A chunk of only punctuation adds nothing and is passed over."""
     started, options = time.perf_counter(), utterance.options
-    text = plan.take()
-    if text is None:
-        return Rendered(encoder.finish(), [], last=True)  # nothing left to say (a text of blank sentences)
     try:
-        speech = engine.synthesize(
-            text, options.voice, options.speed, utterance.interruption, options.normalize, options.lexicon
-        )
-    except NothingToSpeak:
-        speech = Speech(np.zeros(0, dtype=np.float32), ())  # a chunk of only punctuation: nothing to add
-    last = plan.done()
-    utterance.synth_seconds += time.perf_counter() - started
-    utterance.planning_seconds, utterance.planned_as_written = plan.planning_seconds, plan.as_written
+        while (text := plan.take()) is not None:
+            try:
+                return engine.prepare(text, options.voice, options.normalize, options.lexicon)
+            except NothingToSpeak:
+                continue
+        return None
+    finally:
+        utterance.text_seconds += time.perf_counter() - started
+        utterance.planning_seconds, utterance.planned_as_written = plan.planning_seconds, plan.as_written
+
+
+def _speak(engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, chunk: PreparedChunk) -> Rendered:
+    """Synthesize a prepared chunk and encode it, on an engine worker."""
+    started = time.perf_counter()
+    speech = engine.speak(chunk, utterance.options.speed, utterance.interruption)
     ms_per_sample, offset = 1000 / engine.sample_rate, utterance.rendered_samples
     words = [
         Word(
@@ -122,7 +126,30 @@ def _synthesize_next(engine: SpeechEngine, encoder: StreamEncoder, utterance: Ut
     ]
     utterance.words.extend(words)
     utterance.rendered_samples += len(speech.audio)
-    return Rendered(encoder.encode(speech.audio, last=last), words, last)
+    rendered = Rendered(encoder.encode(speech.audio), words)
+    utterance.synth_seconds += time.perf_counter() - started
+    return rendered
+
+
+Prepare = Callable[[], PreparedChunk | None]
+
+
+def _speak_first(
+    prepare: Prepare,
+    speak: Callable[[PreparedChunk], Rendered],
+    ahead: Callable[[Prepare], Future[PreparedChunk | None]],
+) -> tuple[Rendered | None, Future[PreparedChunk | None] | None]:
+    """The first chunk, on an engine worker: planned and prepared here (nothing is there to overlap its text
+    work with), then spoken, while the second chunk's text work starts on a text thread."""
+    chunk = prepare()
+    if chunk is None:
+        return None, None
+    following = ahead(prepare)  # after the first chunk is planned: the plan is read in order
+    try:
+        return speak(chunk), following
+    except BaseException:
+        following.cancel()
+        raise
 
 
 async def render(
@@ -137,7 +164,8 @@ async def render(
     on the wire).
 
     ``first_chunk`` is the first chunk's limit in characters and whether it must fit it (``pace``). Each
-    chunk is planned in the job that synthesizes it (``planning``).
+    chunk after the first is planned and prepared on a text thread while the chunk before it is spoken
+    (``planning``), so the engine worker runs the model alone.
     """
     encoder = StreamEncoder(utterance.options.format)
     options = utterance.options
@@ -145,16 +173,28 @@ async def render(
     plan = ChunkPlan(
         utterance.text, reading, first_chunk, max_chunk_chars, planning_budget_seconds, utterance.interruption
     )
-    call = partial(_synthesize_next, engine, encoder, utterance, plan)
-    while True:
-        try:
-            rendered: Rendered = await scheduler.run(utterance.session, call)
-        except asyncio.CancelledError:
-            # Canceled, disconnected or cut at shutdown: a chunk already on a worker stops now, so
-            # the worker is free for the next utterance instead of finishing audio nobody will hear.
-            utterance.interruption.interrupt()
-            raise
-        if rendered.audio:
+    prepare: Prepare = partial(_prepare_next, engine, utterance, plan)
+    speak = partial(_speak, engine, encoder, utterance)
+    ahead: Future[PreparedChunk | None] | None = None
+    finished = False
+    try:
+        rendered, ahead = await scheduler.run(
+            utterance.session, partial(_speak_first, prepare, speak, scheduler.prepare)
+        )
+        if rendered is not None and rendered.audio:
             yield rendered
-        if rendered.last:
-            return
+        while ahead is not None and (chunk := await asyncio.wrap_future(ahead)) is not None:
+            ahead = scheduler.prepare(prepare)  # the next chunk's text work, while this one is spoken
+            rendered = await scheduler.run(utterance.session, partial(speak, chunk))
+            if rendered.audio:
+                yield rendered
+        finished = True
+        if tail := encoder.finish():  # the resampler's last samples (microseconds of work)
+            yield Rendered(tail, [])
+    finally:
+        if not finished:
+            # Canceled, disconnected, failed or cut at shutdown: a chunk already on a worker stops now, so
+            # the worker is free for the next utterance, and the next chunk's text work stops with it.
+            utterance.interruption.interrupt()
+            if ahead is not None:
+                ahead.cancel()

@@ -247,6 +247,43 @@ def _time(position: float, spans: Sequence[Span], at_end: bool) -> float:
     return start + (position - index) * (end - start)
 
 
+@dataclass(frozen=True)
+class WordPlaces:
+    """A chunk's written words and where each of its said words falls among the phoneme words: all the
+    text work of timing words, done before the model runs (``timed`` needs only the model's spans)."""
+
+    words: tuple[WrittenWord, ...]
+    phoneme_words: int  # how many phoneme words ``places`` refers to
+    places: tuple[Span, ...] | None  # each said word's span of fractional word positions; None: by length
+
+    def timed(self, phoneme_spans: Sequence[Span], audio_length: int, shift: int = 0) -> list[TimedWord]:
+        """The written words timed from their phoneme words' spans, moved back by ``shift`` samples (trimmed
+        leading silence) and clipped to ``audio_length``. Without one span per phoneme word, words are timed
+        in proportion to what is said."""
+        if self.places is None or not phoneme_spans or len(phoneme_spans) != self.phoneme_words:
+            return spread(self.words, audio_length)
+        spans = [
+            (_time(a, phoneme_spans, at_end=False) - shift, _time(b, phoneme_spans, at_end=True) - shift)
+            for a, b in self.places
+        ]
+        return word_times(self.words, spans, audio_length)
+
+
+def place_words(
+    words: Sequence[WrittenWord], phoneme_words: Sequence[str], alone: Callable[[list[str]], list[str]]
+) -> WordPlaces:
+    """Where each said word of ``words`` falls among ``phoneme_words``.
+
+    ``alone`` gives the phonemes of each said word said alone; it is called only when espeak-ng ran
+    words together.
+    """
+    said = [word for written in words for word in written.said]
+    if not words or not phoneme_words:
+        return WordPlaces(tuple(words), len(phoneme_words), None)
+    places = align(alone(said) if len(said) != len(phoneme_words) else said, phoneme_words)
+    return WordPlaces(tuple(words), len(phoneme_words), tuple(places))
+
+
 def time_words(
     words: Sequence[WrittenWord],
     phoneme_words: Sequence[str],
@@ -255,17 +292,5 @@ def time_words(
     audio_length: int,
     shift: int = 0,
 ) -> list[TimedWord]:
-    """Written words timed from their phoneme words' spans, moved back by ``shift`` samples (trimmed
-    leading silence) and clipped to ``audio_length``.
-
-    ``alone`` gives the phonemes of each said word said alone; it is called only when espeak-ng ran
-    words together. Without one span per phoneme word, words are timed in proportion to what is said.
-    """
-    said = [word for written in words for word in written.said]
-    if not words or len(phoneme_spans) != len(phoneme_words) or not phoneme_spans:
-        return spread(words, audio_length)
-    places = align(alone(said) if len(said) != len(phoneme_words) else said, phoneme_words)
-    spans = [
-        (_time(a, phoneme_spans, at_end=False) - shift, _time(b, phoneme_spans, at_end=True) - shift) for a, b in places
-    ]
-    return word_times(words, spans, audio_length)
+    """Written words timed from their phoneme words' spans (``place_words``, then ``WordPlaces.timed``)."""
+    return place_words(words, phoneme_words, alone).timed(phoneme_spans, audio_length, shift)

@@ -9,7 +9,8 @@ DIMENSION = "Endpoint"
 
 # Per utterance, when it ends.
 TIME_TO_FIRST_AUDIO = "TimeToFirstAudio"  # milliseconds from admission to the first audio byte handed out
-REAL_TIME_FACTOR = "RealTimeFactor"  # synthesis seconds per second of audio
+# Engine-worker seconds (the model and encoding; text work runs beside it) per second of audio.
+REAL_TIME_FACTOR = "RealTimeFactor"
 
 # Per ready server, every LOAD_SAMPLE_SECONDS (a gauge, so an idle or stuck server still reports).
 QUEUE_DEPTH = "QueueDepth"  # synthesis jobs waiting for an engine worker

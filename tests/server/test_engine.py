@@ -98,3 +98,21 @@ def test_amounts_are_said_in_words_unless_normalization_is_off(engine):
     assert len(engine.synthesize("It's $1,284.50.", "af_heart").audio) > len(
         engine.synthesize("It's $1,284.50.", "af_heart", normalized=False).audio
     )
+
+
+def test_speaking_a_prepared_chunk_does_no_text_work(engine, monkeypatch):
+    """What the engine worker runs (``speak``) is the model and arithmetic: with every text function broken,
+    a chunk prepared beforehand still comes out the same, words and all."""
+    text = "Your refund of $42.97 is on its way; it should arrive by Friday."
+    expected = engine.synthesize(text, "af_heart")
+    prepared = engine.prepare(text, "af_heart")
+
+    def no_text_work(*_: object, **__: object) -> str:
+        raise AssertionError("text work on the engine worker")
+
+    monkeypatch.setattr(engine._tokenizer, "phonemize", no_text_work)
+    monkeypatch.setattr("kokoro_server.text.normalize", no_text_work)
+    monkeypatch.setattr("kokoro_server.text._said", no_text_work)
+    spoken = engine.speak(prepared)
+    assert spoken.audio.shape == expected.audio.shape and np.allclose(spoken.audio, expected.audio, atol=1e-5)
+    assert spoken.words == expected.words and [word.text for word in spoken.words][:3] == ["Your", "refund", "of"]

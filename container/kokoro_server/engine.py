@@ -36,7 +36,16 @@ from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 
 from .durations import NoDurations, expose_durations
 from .integer_conv import convolutions_as_matmuls
-from .speech_engine import Interrupted, Interruption, NothingToSpeak, PreparedChunk, RunsOn, Speech, interruptible
+from .speech_engine import (
+    Interrupted,
+    Interruption,
+    NothingToSpeak,
+    PreparedChunk,
+    PrepareThenSpeak,
+    RunsOn,
+    Speech,
+    interruptible,
+)
 from .text import VoiceReading, language_of, said_phonemes
 from .word_timing import Span, phoneme_word_spans, phonemes_alone, place_words, until_silent, written_words
 
@@ -107,7 +116,7 @@ def _sleep_unless_terminated(run: ort.RunOptions, seconds: float) -> None:
         time.sleep(min(left, 0.01))
 
 
-class Engine:
+class Engine(PrepareThenSpeak):
     """One loaded model and its voices."""
 
     def __init__(self, model_dir: Path, manifest: Manifest, options: EngineOptions = EngineOptions()) -> None:
@@ -214,18 +223,6 @@ class Engine:
         spans = until_silent(spans, whole, SILENCE_LEVEL)
         audio = _fade(whole[start:end])
         return Speech(audio, tuple(chunk.words.timed(spans, len(audio), shift=start)))
-
-    def synthesize(
-        self,
-        text: str,
-        voice: str,
-        speed: float = 1.0,
-        interruption: Interruption | None = None,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-    ) -> Speech:
-        """``speak(prepare(...))``: audio for one chunk of text and when each of its written words is heard."""
-        return self.speak(self.prepare(text, voice, normalized, lexicon), speed, interruption)
 
     def _is_token(self, char: str) -> bool:
         return char in self._tokenizer.vocab

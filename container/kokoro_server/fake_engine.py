@@ -25,7 +25,16 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
 
-from .speech_engine import Interrupted, Interruption, NothingToSpeak, PreparedChunk, RunsOn, Speech, interruptible
+from .speech_engine import (
+    Interrupted,
+    Interruption,
+    NothingToSpeak,
+    PreparedChunk,
+    PrepareThenSpeak,
+    RunsOn,
+    Speech,
+    interruptible,
+)
 from .text import VoiceReading, language_of
 from .word_timing import WordPlaces, written_words
 
@@ -40,7 +49,7 @@ def tone_hz(said: str) -> float:
     return 200.0 + zlib.crc32(said.encode()) % 600
 
 
-class FakeEngine:
+class FakeEngine(PrepareThenSpeak):
     def __init__(self, real_time_factor: float = 0.0, gate: threading.Event | None = None) -> None:
         self.real_time_factor = real_time_factor
         self.gate = gate
@@ -102,17 +111,6 @@ class FakeEngine:
         samples = np.arange(round(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE
         audio = (0.3 * np.sin(2 * np.pi * tone_hz(chunk.said) * samples)).astype(np.float32)
         return Speech(audio, tuple(chunk.words.timed((), len(audio))))
-
-    def synthesize(
-        self,
-        text: str,
-        voice: str,
-        speed: float = 1.0,
-        interruption: Interruption | None = None,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-    ) -> Speech:
-        return self.speak(self.prepare(text, voice, normalized, lexicon), speed, interruption)
 
     def stop(self) -> int:
         return self._stopping.interrupt()

@@ -149,6 +149,25 @@ class SpeechEngine(Protocol):
         """Audio for a prepared chunk and its word times: the model's work; raises ``Interrupted``."""
         ...
 
+    def stop(self) -> int:
+        """Stop every call in flight and refuse new ones; return how many were in flight."""
+        ...
+
+    def warm_up(self) -> float:
+        """Make the first request pay no first-call costs; return seconds spent."""
+        ...
+
+
+class PrepareThenSpeak:
+    """``synthesize``, for engines that ``prepare`` and ``speak``: both steps at once, for callers that do not
+    overlap them (warm-up, benchmarks, tests)."""
+
+    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+        raise NotImplementedError
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        raise NotImplementedError
+
     def synthesize(
         self,
         text: str,
@@ -158,13 +177,5 @@ class SpeechEngine(Protocol):
         normalized: bool = True,
         lexicon: Lexicon = NO_LEXICON,
     ) -> Speech:
-        """``speak(prepare(...))``: audio for one chunk of text and its word times."""
-        ...
-
-    def stop(self) -> int:
-        """Stop every call in flight and refuse new ones; return how many were in flight."""
-        ...
-
-    def warm_up(self) -> float:
-        """Make the first request pay no first-call costs; return seconds spent."""
-        ...
+        """Audio for one chunk of text and when each of its written words is heard."""
+        return self.speak(self.prepare(text, voice, normalized, lexicon), speed, interruption)

@@ -186,13 +186,18 @@ class SageMakerBidiTransport:
             event = await asyncio.shield(read)
         except asyncio.CancelledError:
             if read.cancelled():  # the read itself ended canceled (closing): nothing is left to take up
-                self._read = None
+                self._taken(read)
             raise
         except BaseException:
-            self._read = None
+            self._taken(read)
             raise
-        self._read = None
+        self._taken(read)
         return event
+
+    def _taken(self, read: asyncio.Task[Any]) -> None:
+        """Forget ``read`` once its event is taken, unless a new stream has a read of its own by now."""
+        if self._read is read:
+            self._read = None
 
     async def close(self) -> None:
         stream, self._stream, self._output = self._stream, None, None

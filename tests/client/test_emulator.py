@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import numpy as np
 import pytest
 from botocore.exceptions import ClientError
 from typer.testing import CliRunner
 
 from kokoro_core.protocol import Close, Configure, Speak
+from kokoro_server.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
 from kokoro_stream import (
     SageMakerPostTransport,
@@ -58,13 +60,36 @@ def stack() -> Iterator[tuple[RunningServer, RunningEmulator]]:
         yield server, emulator
 
 
+def made_by_the_engine(chunks: list[str], sentences: list[str]) -> list[tuple[str, bytes]]:
+    """Each sentence's audio as the fake engine made it for the chunks the server cut (in order): where a
+    sentence is cut depends on how much audio is ahead of it when it starts, so on timing; what reaches the
+    client must be exactly what was made."""
+    made, chunks = [], list(chunks)
+    for sentence in sentences:
+        audio, said = b"", ""
+        while " ".join(said.split()) != " ".join(sentence.split()):
+            chunk = chunks.pop(0)
+            said = f"{said} {chunk}"
+            samples = FakeEngine().synthesize(chunk, "af_heart").audio
+            audio += (np.clip(samples, -1, 1) * 32767).round().astype("<i2").tobytes()
+        made.append((sentence, audio))
+    return made
+
+
 def test_the_bidirectional_sdk_speaks_the_corpus_as_the_websocket_does(stack) -> None:
     server, emulator = stack
+    engine = server.server.runtime.engine
     for text in REPLIES:
+        before = len(engine.calls)
         via_sdk = run(spoken(bidi(emulator), text))
+        between = len(engine.calls)
         direct = run(spoken(WebSocketTransport(server.ws_url), text))
-        assert by_sentence(via_sdk) == by_sentence(direct)
-        assert [c.words for c in via_sdk] == [c.words for c in direct]  # marks cross the stream too
+        sentences = [sentence for sentence, _ in by_sentence(direct)]
+        assert [sentence for sentence, _ in by_sentence(via_sdk)] == sentences
+        assert by_sentence(via_sdk) == made_by_the_engine(engine.calls[before:between], sentences)
+        assert by_sentence(direct) == made_by_the_engine(engine.calls[between:], sentences)
+        # Marks cross the stream too (their times follow the chunks, so only their words are compared).
+        assert [w.text for c in via_sdk for w in c.words] == [w.text for c in direct for w in c.words]
 
 
 async def posted(url: str, sentence: str) -> bytes:

@@ -43,7 +43,9 @@ def credentials(monkeypatch: pytest.MonkeyPatch) -> None:
 def start(*arguments: str, **environment: str) -> subprocess.Popen[str]:
     """``kokoro-stream ARGUMENTS`` as a user starts it; its first line says it is ready."""
     command = [sys.executable, "-c", "from kokoro_stream.cli import main; main()", *arguments]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env={**os.environ, **environment})
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **environment}
+    )
 
 
 def ready_line(process: subprocess.Popen[str]) -> str:

@@ -119,8 +119,9 @@ def _stop(
 
 
 def _quiet_about_closed_tls(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """A client that drops its connection mid-TLS-shutdown is normal here; anything else is reported."""
-    if isinstance(context.get("exception"), ssl.SSLError | ConnectionError):
+    """A client that drops its connection mid-TLS-shutdown is normal here, and so is a connection cut at the
+    grace deadline; anything else is reported."""
+    if isinstance(context.get("exception"), ssl.SSLError | ConnectionError | asyncio.CancelledError):
         return
     loop.default_exception_handler(context)
 

@@ -7,6 +7,7 @@ import pytest
 # Node.js 20 works for jsii but prints an end-of-life banner on every start.
 os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
 
+from tests.fake_server import FirstChunkOnly  # noqa: E402
 from tests.local_server import RunningServer, start_server, wait_until_idle  # noqa: E402
 
 # Fixtures that load the real model: a test using any of them is marked `model`, so
@@ -22,7 +23,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def embedded_model_dir() -> Path:
-    from kokoro_server.embedded_model import model_directory
+    from kokoro_server.engine.embedded_model import model_directory
 
     return model_directory()
 
@@ -31,7 +32,7 @@ def embedded_model_dir() -> Path:
 def engine(embedded_model_dir: Path):
     """The embedded model loaded as the server loads it (KOKORO_ENGINE_SLOWDOWN included), once per run."""
     from kokoro_core.model_cache import verify_directory
-    from kokoro_server.device import load_engine
+    from kokoro_server.engine.device import load_engine
     from kokoro_server.settings import settings_from_env
 
     return load_engine(settings_from_env(), embedded_model_dir, verify_directory(embedded_model_dir))[0]
@@ -51,3 +52,18 @@ def idle_after(server: RunningServer) -> Iterator[RunningServer]:
     yield server
     assert wait_until_idle(server) == {"active_utterances": 0, "queued_jobs": 0, "running_jobs": 0, "lanes": 0}
     assert server.call(lambda: len(server.server.runtime.sessions)) == 0
+
+
+@pytest.fixture
+def engine_and_url() -> Iterator[tuple[FirstChunkOnly, str]]:
+    """A real server on an engine that synthesizes the first call and holds the rest until the test sets
+    ``engine.held``, and the server's WebSocket URL: for "after the first audio" without timing."""
+    from kokoro_server.settings import ServerSettings
+
+    engine = FirstChunkOnly()
+    server = RunningServer(ServerSettings(host="127.0.0.1", port=0), engine=engine).start(timeout=30)
+    try:
+        yield engine, server.ws_url
+    finally:
+        engine.held.set()
+        server.stop()

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from kokoro_server.fake_engine import FakeEngine
+from kokoro_server.engine.fake_engine import FakeEngine
+from kokoro_server.engine.speech_engine import PreparedChunk, Speech
 from kokoro_server.settings import ServerSettings
-from kokoro_server.speech_engine import PreparedChunk, Speech
 from tests.local_server import RunningServer
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kokoro_server.background import BackgroundServer
+from kokoro_server.serving.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
 
 

@@ -13,7 +13,7 @@ import time
 import aiohttp
 
 from kokoro_stream.say import llm_tokens
-from tests.server.speech import connect, run, until
+from tests.speech import connect, run, until
 
 MARGIN = 4  # the text outlasts the measured synthesis this many times over: room for a wandering machine
 MEASURES = 3

@@ -14,7 +14,7 @@ from typing import Any
 
 import aiohttp
 
-from kokoro_server.background import BackgroundServer
+from kokoro_server.serving.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
 from kokoro_stream.say import write_audio
 

@@ -11,30 +11,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .cli_options import CaFileOption, EndpointUrlOption, RegionOption, endpoint_from_options
+
 if TYPE_CHECKING:
-    from .endpoint import Endpoint
     from .say import Spoken
     from .transport import Transport
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False)
-
-# The options of every command that can reach an endpoint (`say`, `bench`).
-RegionOption = Annotated[str | None, typer.Option(help="AWS region of the endpoint.")]
-EndpointUrlOption = Annotated[
-    str | None, typer.Option(help="With --endpoint: the runtime's URL instead of the region's (kokoro-stream emulate).")
-]
-CaFileOption = Annotated[
-    Path | None, typer.Option(help="With --endpoint-url: the certificate authority to trust (its own CA).")
-]
-
-
-def endpoint_from_options(name: str, region: str | None, endpoint_url: str | None, ca_file: Path | None) -> Endpoint:
-    """The endpoint the options name; the region defaults to the AWS configuration's."""
-    from .endpoint import Endpoint, configured_region
-
-    if (region := configured_region(region)) is None:
-        raise typer.BadParameter("no region configured; pass --region", param_hint="--region")
-    return Endpoint(name, region, endpoint_url, ca_file)
 
 
 # A callback keeps `say` a subcommand when it is the only one (the client installed alone); its

@@ -4,17 +4,13 @@ a turn the listener heard (``Heard``)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.protocol import Word
 
 from .speech_text import SpeechText, readable_to_speakable
-
-if TYPE_CHECKING:
-    from .speaker import Speaker
 
 
 @dataclass(frozen=True)
@@ -133,7 +129,7 @@ class PendingSentence:
 class Reply:
     """One agent turn. ``feed`` text as it arrives, ``end`` it, iterate its audio in order."""
 
-    _speaker: Speaker
+    _send_speak: Callable[[Reply, str], Awaitable[None]]  # the session's: sends one sentence of this reply
     _text: SpeechText = field(default_factory=SpeechText)
     _queue: asyncio.Queue[AudioChunk | BaseException | None] = field(default_factory=asyncio.Queue)
     _outstanding: int = 0
@@ -176,7 +172,7 @@ class Reply:
 
     async def _send(self, sentence: str) -> None:
         self._outstanding += 1
-        await self._speaker._send_speak(self, sentence)
+        await self._send_speak(self, sentence)
 
     def _sent(self, utterance_id: str, sentence: str) -> None:
         self._spoken[utterance_id] = _Spoken(sentence)

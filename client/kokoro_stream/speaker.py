@@ -133,7 +133,7 @@ class Speaker:
         """A new turn; feed it text and iterate its audio."""
         if self._failure is not None:
             raise self._failure
-        self._reply = Reply(self)
+        self._reply = Reply(self._send_speak)
         return self._reply
 
     def played(self, position_ms: float) -> None:

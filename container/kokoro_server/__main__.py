@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .server import run_server
+from kokoro_server.serving.server import run_server
 
 
 def main(argv: list[str] | None = None) -> int:

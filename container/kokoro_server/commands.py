@@ -26,8 +26,7 @@ def serve(
 ) -> None:
     """Run the speech server locally: /ping, POST /invocations, WS /invocations-bidirectional-stream."""
     from kokoro_core.loopback import exposure_warning
-
-    from .server import run_server
+    from kokoro_server.serving.server import run_server
 
     if warning := exposure_warning(host, "the speech server, which asks no credentials"):
         typer.echo(warning, err=True)
@@ -52,8 +51,7 @@ def normalize_text(
     from kokoro_onnx.tokenizer import Tokenizer
 
     from kokoro_core.lexicon import Lexicon, LexiconError, load_lexicon
-
-    from .text import language_of, said_phonemes, said_shown
+    from kokoro_server.text.reading import language_of, said_phonemes, said_shown
 
     try:
         pronunciations = load_lexicon(lexicon, DEFAULT_VOCAB) if lexicon else Lexicon()

@@ -10,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from kokoro_core import metrics
 from kokoro_core.env_settings import settings_from_environment
 
-from .engine import CudnnAlgoSearch, Device
-
+# The values KOKORO_DEVICE and KOKORO_CUDNN_CONV_ALGO_SEARCH take (the engine reads them too).
+Device = Literal["auto", "cuda", "cpu"]
+CudnnAlgoSearch = Literal["HEURISTIC", "DEFAULT", "EXHAUSTIVE"]
 ENV_PREFIX = "KOKORO_"
 SAGEMAKER_MODEL_DIR = Path("/opt/ml/model")
 

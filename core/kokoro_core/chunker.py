@@ -65,7 +65,7 @@ Span = tuple[int, int]  # a cut: the text before it ends at the first index, the
 
 class Reading(Protocol):
     """How a voice reads text: the server's reading normalizes and applies the voice's lexicon
-    (``kokoro_server.text.VoiceReading``)."""
+    (``kokoro_server.text.reading.VoiceReading``)."""
 
     def size(self, text: str) -> int:
         """The length of ``text`` as said ("$5" is "five dollars": 12)."""

@@ -19,7 +19,7 @@ from kokoro_core.segmenter import split_sentences
 from kokoro_stream.websocket_transport import WebSocketTransport
 from tests.local_server import RunningServer, wait_until_idle
 from tests.pacing import synthesis_seconds, tokens_per_second_to_outlast
-from tests.server.speech import plausible_duration, run
+from tests.speech import plausible_duration, run
 
 BYTES_PER_SECOND = 24_000 * 2  # pcm16 at 24 kHz
 HOLD_SECONDS = 120  # how long a held answer waits for the first audio before it goes on anyway
@@ -236,7 +236,7 @@ def test_local_command_runs_the_agent_end_to_end_and_compares_modes(
     from typer.testing import CliRunner
 
     from kokoro_agent.cli import app
-    from tests.client.emulated import any_credentials
+    from tests.tools.emulated import any_credentials
 
     any_credentials(monkeypatch)  # what the command would set, undone after the test
     out = tmp_path / "agent.wav"

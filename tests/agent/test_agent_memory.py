@@ -18,7 +18,7 @@ from kokoro_agent.memory import INTERRUPTED, keep_heard
 from kokoro_agent.scripted_model import ScriptedModel
 from kokoro_stream.websocket_transport import WebSocketTransport
 from tests.fake_server import fake_server
-from tests.server.speech import run
+from tests.speech import run
 
 ANSWER = "Your refund of $42.97 went out this morning. It should reach your card within 3 to 5 business days."
 FIRST_SENTENCE = ANSWER.split(". ")[0] + "."

@@ -18,7 +18,7 @@ from kokoro_agent.invoke import invoke
 from kokoro_tools.ports import free_port
 from tests.busy_machine import busy_cores
 from tests.fake_server import fake_server
-from tests.server.speech import run
+from tests.speech import run
 from tests.waiting import HANG_GUARD_SECONDS, await_until, wait_until
 
 

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_dry_run_builds_the_float_model_times_the_engine_and_sweeps_a_server(tmp_path: Path) -> None:
     out = tmp_path / "gpu"
     done = subprocess.run(
-        [sys.executable, "-m", "kokoro_tools.bench.gpu", "--dry-run", "--out", str(out)],
+        [sys.executable, "-m", "kokoro_bench.gpu", "--dry-run", "--out", str(out)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -35,7 +35,7 @@ def test_the_dry_run_builds_the_float_model_times_the_engine_and_sweeps_a_server
 
 
 def test_the_float_graph_has_no_integer_operators_left(tmp_path: Path, embedded_model_dir: Path) -> None:
-    from kokoro_tools.bench.float_model import FLOAT_ONNX, build
+    from kokoro_bench.float_model import FLOAT_ONNX, build
 
     manifest = build(embedded_model_dir, tmp_path / "float32")
     assert manifest.onnx == FLOAT_ONNX and "87 ConvInteger, 6 DynamicQuantizeLSTM, 148 MatMulInteger" in manifest.source
@@ -49,6 +49,6 @@ def test_the_float_graph_has_no_integer_operators_left(tmp_path: Path, embedded_
         weights[name].data_type == onnx.TensorProto.FLOAT for node in rebuilt for name in node.input if name in weights
     )
     # The fp32 architecture keeps the duration predictor's alignment, so word marks work on it too.
-    from kokoro_server.durations import durations_tensor
+    from kokoro_server.engine.durations import durations_tensor
 
     assert durations_tensor(graph) == "/encoder/Gather_output_0"

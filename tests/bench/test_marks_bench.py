@@ -10,7 +10,7 @@ from pathlib import Path
 
 def test_the_marks_bench_times_both_routes_with_marks_on_and_off(tmp_path: Path, embedded_model_dir: Path) -> None:
     out = tmp_path / "marks.json"
-    command = [sys.executable, "-m", "kokoro_tools.bench.marks", "--rounds", "1", "--replies", "1", "--out", str(out)]
+    command = [sys.executable, "-m", "kokoro_bench.marks", "--rounds", "1", "--replies", "1", "--out", str(out)]
     done = subprocess.run(
         [*command, "--model-dir", str(embedded_model_dir)], capture_output=True, text=True, timeout=300
     )

@@ -10,7 +10,7 @@ from kokoro_stream.cli import app
 from kokoro_stream.say import llm_tokens
 from kokoro_tools.demo import run_demo
 from tests.pacing import synthesis_seconds, tokens_per_second_to_outlast
-from tests.server.speech import plausible_duration
+from tests.speech import plausible_duration
 
 
 def test_say_writes_a_wav_and_reports_time_to_first_audio(server, idle_after, tmp_path):

@@ -12,7 +12,7 @@ import threading
 from kokoro_stream import Speaker, WebSocketTransport
 from kokoro_stream.reply import AudioChunk, Heard
 from tests.fake_server import fake_server
-from tests.server.speech import run
+from tests.speech import run
 
 SENTENCES = ["Sure, your refund of $42.97 is on its way.", "It should reach your card within 3 to 5 days."]
 TEXT = " ".join(SENTENCES)

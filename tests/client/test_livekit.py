@@ -14,7 +14,7 @@ from livekit.agents.types import USERDATA_TIMED_TRANSCRIPT, APIConnectOptions
 
 from kokoro_stream import WebSocketTransport
 from kokoro_stream.livekit import TTS
-from tests.server.speech import run
+from tests.speech import run
 
 FIRST = "Your refund of forty two dollars is on its way. It should reach your account within five days."
 SECOND = "Anything else I can help with?"

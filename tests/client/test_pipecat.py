@@ -29,7 +29,7 @@ from pipecat.workers.runner import WorkerRunner
 
 from kokoro_stream import WebSocketTransport
 from kokoro_stream.pipecat import KokoroTTSService
-from tests.server.speech import run
+from tests.speech import run
 
 FIRST = "Your refund of forty two dollars is on its way. It should reach your account within five days."
 SECOND = "Anything else I can help with?"

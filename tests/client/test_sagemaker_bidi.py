@@ -14,7 +14,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 
 from kokoro_stream import SpeechError
 from kokoro_stream.sagemaker_bidi_transport import SageMakerBidiTransport, runtime_endpoint
-from tests.server.speech import run
+from tests.speech import run
 from tests.waiting import within
 
 

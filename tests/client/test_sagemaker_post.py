@@ -12,7 +12,7 @@ import pytest
 from kokoro_stream import Speaker, WebSocketTransport
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, stream_events
 from kokoro_stream.transport import Audio, TransportClosed
-from tests.server.speech import run
+from tests.speech import run
 
 
 def test_rebuffer_returns_whole_samples_whatever_the_cuts(server, idle_after):

@@ -9,7 +9,7 @@ import pytest
 from aiohttp import web
 
 from kokoro_stream import ServerError, Speaker, SpeechTimeout, TransportClosed, WebSocketTransport
-from tests.server.speech import plausible_duration, run
+from tests.speech import plausible_duration, run
 from tests.tcp_proxy import TcpProxy
 
 SENTENCES = ["First, the weather.", "Second, the traffic.", "Third, your calendar.", "Fourth, the news.", "Done."]

@@ -14,7 +14,7 @@ from kokoro_core.protocol import Error
 from kokoro_stream import Speaker, WebSocketTransport
 from kokoro_stream.transport import Control, Event
 from tests.fake_server import fake_server
-from tests.server.speech import run
+from tests.speech import run
 from tests.tcp_proxy import TcpProxy
 
 # Long enough that each sentence is several chunks, so a drop can fall inside one.

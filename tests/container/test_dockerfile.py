@@ -110,10 +110,11 @@ def test_every_module_the_server_imports_is_installed_by_the_image():
     import kokoro_server
 
     # The embedded model and the kokoro-stream commands are for local runs only.
+    local_only = ("kokoro_server.engine.embedded_model", "kokoro_server.commands", "kokoro_server.__main__")
     modules = [
-        f"kokoro_server.{module.name}"
-        for module in pkgutil.iter_modules(kokoro_server.__path__)
-        if module.name not in ("embedded_model", "commands", "__main__")
+        module.name
+        for module in pkgutil.walk_packages(kokoro_server.__path__, "kokoro_server.")
+        if module.name not in local_only
     ]
     for flavor in FLAVORS:
         image = requirement_pins(SERVER / f"requirements-{flavor}.txt")

@@ -25,8 +25,8 @@ import pytest
 
 from kokoro_tools.image_run import serve_command
 from kokoro_tools.ports import free_port
-from tests.server.server_process import log_events, ping_statuses
-from tests.server.speech import connect, plausible_duration, receive, run, until
+from tests.server.serving.server_process import log_events, ping_statuses
+from tests.speech import connect, plausible_duration, receive, run, until
 
 pytestmark = [pytest.mark.container, pytest.mark.model]  # the image serves the real model
 
@@ -186,7 +186,7 @@ def test_emulate_image_runs_it_as_sagemaker_does_and_the_sdk_speaks_through_it(
     the pinned SDK's bidirectional stream through both; Ctrl-C removes the container."""
     from kokoro_stream import Speaker
     from kokoro_tools.emulator_host import RunningEmulator
-    from tests.client.emulated import any_credentials, bidi
+    from tests.tools.emulated import any_credentials, bidi
 
     port, ca_file = free_port(), tmp_path / "ca.pem"
     command = ["emulate", "--image", image, "--model-dir", str(embedded_model_dir), "--port", str(port)]

@@ -10,7 +10,7 @@ from kokoro_core.protocol import CLIENT_MESSAGES, ERROR_CODES, SERVER_MESSAGES, 
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "protocol.md").read_text(encoding="utf-8")
-SOURCES = [*(REPO / "container" / "kokoro_server").glob("*.py"), *(REPO / "core" / "kokoro_core").glob("*.py")]
+SOURCES = [*(REPO / "container" / "kokoro_server").rglob("*.py"), *(REPO / "core" / "kokoro_core").glob("*.py")]
 CODE = "\n".join(path.read_text(encoding="utf-8") for path in SOURCES)
 
 

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from kokoro_server.embedded_model import VOICE_SHA256
+from kokoro_server.engine.embedded_model import VOICE_SHA256
 from stacks.config import SettingsError, settings_from_context
 
 from .conftest import REPO_ROOT, cdk_json_context

@@ -1,4 +1,4 @@
-"""The tools' commands of ``kokoro-stream``: ``demo``, ``bench``, ``emulate``, ``proxy``, ``playground``
+"""The tools' commands of ``kokoro-stream``: ``demo``, ``emulate``, ``proxy``, ``playground``
 and ``cache push`` (registered through the ``kokoro_stream.commands`` entry point)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from kokoro_core.model_cache import ModelCacheError
-from kokoro_stream.cli import CaFileOption, EndpointUrlOption, RegionOption, endpoint_from_options
+from kokoro_stream.cli_options import CaFileOption, EndpointUrlOption, RegionOption, endpoint_from_options
 
 cache_app = typer.Typer(
     help="Model cache tools (the S3 layout the endpoint loads its model from).", no_args_is_help=True
@@ -25,7 +25,6 @@ ServerUrlOption = Annotated[
 def register(app: typer.Typer) -> None:
     app.add_typer(cache_app, name="cache")
     app.command("demo")(demo)
-    app.command("bench")(bench)
     app.command("emulate")(emulate)
     app.command("proxy")(proxy)
     app.command("playground")(playground)
@@ -87,55 +86,6 @@ def demo(
     typer.echo(f"  streaming starts speaking {waiting.first_audio_s / streaming.first_audio_s:.1f}x sooner")
 
 
-def bench(
-    url: ServerUrlOption = None,
-    endpoint: Annotated[str | None, typer.Option(help="Benchmark a SageMaker endpoint instead.")] = None,
-    region: RegionOption = None,
-    endpoint_url: EndpointUrlOption = None,
-    ca_file: CaFileOption = None,
-    quick: Annotated[bool, typer.Option(help="One short reply, 1 and 2 sessions: a smoke run.")] = False,
-    out: Annotated[Path, typer.Option(help="Folder for bench.json, bench.md and the plots.")] = Path("bench-results"),
-    corpus: Annotated[Path | None, typer.Option(help="JSONL of {id, text}; default: the project's replies.")] = None,
-    replies: Annotated[str | None, typer.Option(help="Comma-separated reply ids to run (default: all).")] = None,
-    tokens_per_second: Annotated[str, typer.Option(help="Token rate, or a comma-separated sweep.")] = "30",
-    levels: Annotated[str | None, typer.Option(help="Concurrent sessions to sweep, e.g. 1,2,4,8,16.")] = None,
-    voice: Annotated[str, typer.Option(help="Voice for every strategy.")] = "af_heart",
-) -> None:
-    """Time to first audio, stalls, throughput and fairness: bidi vs. POST strategies vs. the bare engine."""
-    import shlex
-    import sys
-
-    from .bench.report import write_report
-    from .bench.run import LEVELS, QUICK_LEVELS, QUICK_REPLIES, SWEEP_REPLY, BenchPlan, run_bench
-    from .bench.target import open_target
-    from .corpus import AGENT_REPLIES, load_replies
-
-    try:
-        texts = load_replies(corpus or AGENT_REPLIES)
-        rates = tuple(float(rate) for rate in tokens_per_second.split(","))
-        sweep = tuple(int(level) for level in levels.split(",")) if levels else (QUICK_LEVELS if quick else LEVELS)
-    except (OSError, ValueError) as error:
-        raise typer.BadParameter(str(error)) from None
-    chosen = replies.split(",") if replies else (list(QUICK_REPLIES) if quick and not corpus else list(texts))
-    unknown = [reply for reply in chosen if reply not in texts]
-    if unknown:
-        raise typer.BadParameter(f"unknown reply id(s) {unknown}; the corpus has: {', '.join(texts)}")
-    sweep_text = texts.get(SWEEP_REPLY) or min(texts.values(), key=len)
-    plan = BenchPlan({reply: texts[reply] for reply in chosen}, rates, sweep, sweep_text)
-    address = endpoint_from_options(endpoint, region, endpoint_url, ca_file) if endpoint is not None else None
-    with open_target(url, address, voice) as (target, description):
-        results = run_bench(target, plan, description)
-    command = "kokoro-stream " + shlex.join(sys.argv[1:])
-    for path in write_report(results, out, command):
-        typer.echo(f"wrote {path}")
-    summary = results["summary"]
-    typer.echo(
-        f"bidi TTFA p50 {summary['ttfa_ms']['bidi']['p50']:.0f} ms: {summary['bidi_vs_wait_full']}x lower than "
-        f"waiting for the full text, {summary['bidi_vs_physical_limit']}x the physical limit; "
-        f"server overhead {summary['server_overhead_ratio']}x"
-    )
-
-
 def emulate(
     url: Annotated[str, typer.Option(help="The speech server to stand in front of.")] = "http://127.0.0.1:8080",
     image: Annotated[
@@ -175,7 +125,7 @@ def emulate(
     with contextlib.ExitStack() as stack:
         if image is not None:
             if model_dir is None:
-                from kokoro_server.embedded_model import model_directory
+                from kokoro_server.engine.embedded_model import model_directory
 
                 model_dir = model_directory()
             typer.echo(f"starting {image} as SageMaker starts it (model {model_dir})...", err=True)
@@ -245,8 +195,8 @@ def playground(
     """A browser page to hear the stream: type or replay text as tokens, voice and speed, captions, barge-in."""
     import contextlib
 
-    from kokoro_server.background import BackgroundServer
-    from kokoro_server.server import CUT_SECONDS
+    from kokoro_server.serving.background import BackgroundServer
+    from kokoro_server.serving.server import CUT_SECONDS
     from kokoro_server.settings import settings_from_env
     from kokoro_stream.websocket_transport import WebSocketTransport
 

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from kokoro_server.background import BackgroundServer
+from kokoro_server.serving.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
 from kokoro_stream.say import Spoken, speak, write_audio
 from kokoro_stream.speaker import Speaker

@@ -25,7 +25,7 @@ from aiohttp import web
 
 from kokoro_core.loopback import is_loopback
 from kokoro_core.validation import shown
-from kokoro_server.openai_api import openai_error
+from kokoro_server.openai_api.routes import openai_error
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 

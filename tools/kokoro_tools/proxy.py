@@ -18,7 +18,7 @@ from typing import Any
 from aiohttp import web
 from botocore.exceptions import BotoCoreError, ClientError
 
-from kokoro_server.openai_api import SourceRefused, add_openai_routes, speak_fields
+from kokoro_server.openai_api.routes import SourceRefused, add_openai_routes, speak_fields
 from kokoro_stream.endpoint import Endpoint
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer
 

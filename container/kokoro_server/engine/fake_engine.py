@@ -1,0 +1,119 @@
+"""A deterministic engine without a model, for fast tests of everything around synthesis (sessions,
+scheduling, routes, clients) and for trying a client against ``KOKORO_ENGINE=fake``.
+
+It keeps the engine contract (``speech_engine.SpeechEngine``) with the real text pipeline (what a
+voice says, normalization and lexicon included) and makes audio from what is said: a tone whose
+pitch identifies the text, as long as the text would take to say, with its words spread over it in
+proportion to what is said for each. The same input always gives the
+same bytes, so a test can tell whose audio it got and whether any went missing or came twice.
+
+Timing is the test's to control, never the machine's: a call takes ``real_time_factor`` times its
+audio's length (0 by default: at once), and while ``gate`` is clear every call waits for it; both
+waits end at once when the call is interrupted.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+from kokoro_onnx.config import DEFAULT_VOCAB
+
+from kokoro_core.lexicon import NO_LEXICON, Lexicon
+from kokoro_core.model_cache import SAMPLE_RATE
+from kokoro_server.text.reading import VoiceReading, language_of
+from kokoro_server.text.word_timing import WordPlaces, written_words
+
+from .speech_engine import (
+    Interrupted,
+    Interruption,
+    NothingToSpeak,
+    PreparedChunk,
+    PrepareThenSpeak,
+    RunsOn,
+    Speech,
+    interruptible,
+)
+
+VOICES = ("af_heart", "am_michael", "bf_emma", "bm_george")
+SECONDS_PER_SAID_CHAR = 0.06  # about Kokoro's pace at speed 1
+# Kokoro's own phoneme vocabulary, so lexicon entries are checked as on the real model.
+PHONEME_SYMBOLS = frozenset(DEFAULT_VOCAB)
+
+
+def tone_hz(said: str) -> float:
+    """The pitch that identifies a said text: 200 to 800 Hz, from a checksum of it."""
+    return 200.0 + zlib.crc32(said.encode()) % 600
+
+
+class FakeEngine(PrepareThenSpeak):
+    def __init__(self, real_time_factor: float = 0.0, gate: threading.Event | None = None) -> None:
+        self.real_time_factor = real_time_factor
+        self.gate = gate
+        self.providers: tuple[str, ...] = ("FakeEngine",)
+        self.interrupted_calls = 0
+        self.calls: list[str] = []  # the text of every call, in the order calls started
+        self._stopping = Interruption()
+        self._lock = threading.Lock()
+
+    @property
+    def model_dir(self) -> Path | None:
+        return None
+
+    @property
+    def sample_rate(self) -> int:
+        return SAMPLE_RATE
+
+    @property
+    def default_voice(self) -> str:
+        return VOICES[0]
+
+    @property
+    def voices(self) -> tuple[str, ...]:
+        return VOICES
+
+    @property
+    def phoneme_symbols(self) -> frozenset[str]:
+        return PHONEME_SYMBOLS
+
+    @property
+    def device(self) -> RunsOn:
+        return "cpu"
+
+    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+        if self._stopping.interrupted:
+            raise Interrupted("the engine is stopping")
+        reading = VoiceReading(language_of(voice), normalized, lexicon)
+        said = " ".join(reading.said(text).split())
+        if not said.strip(" .,;:!?—…\"'()/"):
+            raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
+        return PreparedChunk(text, voice, said, (), WordPlaces(tuple(written_words(text, reading)), 0, None))
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        with self._lock:
+            self.calls.append(chunk.text)
+        seconds = SECONDS_PER_SAID_CHAR * len(chunk.said) / speed
+        try:
+            with interruptible(self._stopping, interruption) as run:
+                while self.gate is not None and not self.gate.wait(0.01):
+                    if run.terminate:
+                        break
+                deadline = time.perf_counter() + self.real_time_factor * seconds
+                while not run.terminate and (left := deadline - time.perf_counter()) > 0:
+                    time.sleep(min(left, 0.01))
+        except Interrupted:
+            with self._lock:
+                self.interrupted_calls += 1
+            raise
+        samples = np.arange(round(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE
+        audio = (0.3 * np.sin(2 * np.pi * tone_hz(chunk.said) * samples)).astype(np.float32)
+        return Speech(audio, tuple(chunk.words.timed((), len(audio))))
+
+    def stop(self) -> int:
+        return self._stopping.interrupt()
+
+    def warm_up(self) -> float:
+        return 0.0

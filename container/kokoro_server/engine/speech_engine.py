@@ -1,0 +1,180 @@
+"""What the server needs of an engine: the contract the Kokoro engine (``engine.Engine``) and the
+deterministic fake (``fake_engine.FakeEngine``) both keep, and how an inference call is interrupted.
+
+A chunk is made in two steps, so that reading text never holds the model: ``prepare`` does all the
+text work (what is said, phonemes, tokens, where each word falls) and ``speak`` runs the model on what
+was prepared. The server prepares the next chunk while the model speaks this one (``utterance``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+import numpy as np
+import onnxruntime as ort
+
+from kokoro_core.lexicon import NO_LEXICON, Lexicon
+from kokoro_server.text.word_timing import TimedWord, WordPlaces
+
+RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
+
+
+@dataclass(frozen=True)
+class Speech:
+    """One chunk's audio (float32 mono at the engine's rate) and when each of its written words is heard."""
+
+    audio: np.ndarray
+    words: tuple[TimedWord, ...]
+
+
+@dataclass(frozen=True)
+class PreparedChunk:
+    """A chunk read for a voice, ready for the model: its text work done, so ``speak`` only runs the model."""
+
+    text: str  # as written
+    voice: str
+    said: str  # what the model reads: its phonemes (the fake engine: the said text)
+    pieces: tuple[tuple[str, tuple[int, ...]], ...]  # each inference call's phonemes and token ids
+    words: WordPlaces  # the written words and where they fall among the phoneme words
+
+
+class NothingToSpeak(ValueError):
+    """The text holds nothing the voice can say (only symbols, emoji or unsupported script)."""
+
+
+class Interrupted(RuntimeError):
+    """An inference call was stopped before it finished (its utterance was canceled, or the engine stopped)."""
+
+
+class Interruption:
+    """Stops the inference calls made under it, at once or at their next graph node.
+
+    ONNX Runtime checks a run's ``terminate`` flag between graph nodes, so a call in flight ends within
+    milliseconds; a call that starts after ``interrupt`` fails before it runs.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._runs: set[ort.RunOptions] = set()
+        self._interrupted = False
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether ``interrupt`` was called: work under this interruption should stop."""
+        return self._interrupted
+
+    @property
+    def in_flight(self) -> int:
+        """Inference calls running under this interruption now."""
+        with self._lock:
+            return len(self._runs)
+
+    def interrupt(self) -> int:
+        """Stop every call in flight and every later one; return how many were in flight."""
+        with self._lock:
+            self._interrupted = True
+            for run in self._runs:
+                run.terminate = True
+            return len(self._runs)
+
+    @contextmanager
+    def watching(self, run: ort.RunOptions) -> Iterator[None]:
+        with self._lock:
+            if self._interrupted:
+                raise Interrupted("interrupted before the inference call started")
+            self._runs.add(run)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._runs.discard(run)
+
+
+@contextmanager
+def interruptible(*watches: Interruption | None) -> Iterator[ort.RunOptions]:
+    """Run options that any of ``watches`` can terminate; a terminated call raises ``Interrupted``."""
+    run = ort.RunOptions()
+    with ExitStack() as stack:
+        for watch in watches:
+            if watch is not None:
+                stack.enter_context(watch.watching(run))
+        try:
+            yield run
+        except Exception:
+            if not run.terminate:
+                raise
+        if run.terminate:
+            raise Interrupted("interrupted during the inference call")
+
+
+class SpeechEngine(Protocol):
+    """Text in, float32 mono audio at ``sample_rate`` out, one chunk per call, from worker threads."""
+
+    providers: tuple[str, ...]
+    interrupted_calls: int  # calls an interruption stopped (or refused) since start
+
+    @property
+    def model_dir(self) -> Path | None:
+        """Where the model was loaded from (a server-wide lexicon.json may sit there)."""
+        ...
+
+    @property
+    def sample_rate(self) -> int: ...
+
+    @property
+    def default_voice(self) -> str: ...
+
+    @property
+    def voices(self) -> tuple[str, ...]: ...
+
+    @property
+    def phoneme_symbols(self) -> frozenset[str]:
+        """The phoneme symbols the model reads (a lexicon's phonemes must use only these)."""
+        ...
+
+    @property
+    def device(self) -> RunsOn: ...
+
+    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+        """All of one chunk's text work, on any thread; raises ``NothingToSpeak``."""
+        ...
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        """Audio for a prepared chunk and its word times: the model's work; raises ``Interrupted``."""
+        ...
+
+    def stop(self) -> int:
+        """Stop every call in flight and refuse new ones; return how many were in flight."""
+        ...
+
+    def warm_up(self) -> float:
+        """Make the first request pay no first-call costs; return seconds spent."""
+        ...
+
+
+class PrepareThenSpeak:
+    """``synthesize``, for engines that ``prepare`` and ``speak``: both steps at once, for callers that do not
+    overlap them (warm-up, benchmarks, tests)."""
+
+    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+        raise NotImplementedError
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        raise NotImplementedError
+
+    def synthesize(
+        self,
+        text: str,
+        voice: str,
+        speed: float = 1.0,
+        interruption: Interruption | None = None,
+        normalized: bool = True,
+        lexicon: Lexicon = NO_LEXICON,
+    ) -> Speech:
+        """Audio for one chunk of text and when each of its written words is heard."""
+        return self.speak(self.prepare(text, voice, normalized, lexicon), speed, interruption)

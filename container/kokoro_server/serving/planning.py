@@ -1,0 +1,97 @@
+"""An utterance's chunks, planned one at a time on a text thread (never on the event loop), within a
+time budget.
+
+The chunk plan (``kokoro_core.chunker``) reads the text as the voice says it: normalized, with its
+lexicon. Its cost grows in proportion to the text, and each chunk is planned only while the one before
+it is spoken, so a 20 KB text costs nothing before its first chunk but that chunk's sentence.
+Text that reads unusually slowly must still not hold a thread (nor the chunk waiting for it): once an
+utterance has spent
+``budget_seconds`` planning, the rest of it is planned by the text as written (sizes in written
+characters, every word boundary a clean cut). Synthesis still says each chunk normalized; only where
+the chunks are cut changes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from kokoro_core.chunker import AS_WRITTEN, Reading, iter_chunks
+from kokoro_server.engine.speech_engine import Interrupted, Interruption
+
+Clock = Callable[[], float]
+Answer = TypeVar("Answer")
+
+
+class BudgetedReading:
+    """A reading that answers as the voice reads until ``budget_seconds`` of it are spent, then as written.
+
+    Every answer first checks ``interruption``: planning for a canceled utterance stops at once.
+    """
+
+    def __init__(
+        self, reading: Reading, budget_seconds: float, interruption: Interruption, clock: Clock = time.perf_counter
+    ) -> None:
+        self._reading = reading
+        self._budget = budget_seconds
+        self._interruption = interruption
+        self._clock = clock
+        self.spent = 0.0
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the budget is spent: from now on the text is read as written."""
+        return self.spent > self._budget
+
+    def size(self, text: str) -> int:
+        return self._answer(self._reading.size, AS_WRITTEN.size, text)
+
+    def cuts_cleanly(self, before: str, after: str) -> bool:
+        return self._answer(self._reading.cuts_cleanly, AS_WRITTEN.cuts_cleanly, before, after)
+
+    def _answer(self, as_read: Callable[..., Answer], as_written: Callable[..., Answer], *text: str) -> Answer:
+        """``as_read(*text)``, its time counted against the budget, or ``as_written(*text)`` once it is spent;
+        raises ``Interrupted`` when the utterance was canceled."""
+        if self._interruption.interrupted:
+            raise Interrupted("planning stopped: the utterance was canceled")
+        if self.exhausted:
+            return as_written(*text)
+        started = self._clock()
+        try:
+            return as_read(*text)
+        finally:
+            self.spent += self._clock() - started
+
+
+class ChunkPlan:
+    """The chunks of one utterance in order, each planned when it is asked for."""
+
+    def __init__(
+        self,
+        text: str,
+        reading: Reading,
+        first_chunk: tuple[int, bool],
+        max_chunk_chars: int,
+        budget_seconds: float,
+        interruption: Interruption,
+        clock: Clock = time.perf_counter,
+    ) -> None:
+        self.reading = BudgetedReading(reading, budget_seconds, interruption, clock)
+        first_chunk_chars, first_must_fit = first_chunk
+        self._chunks: Iterator[str] = iter_chunks(
+            text, first_chunk_chars, max_chunk_chars, first_must_fit, self.reading
+        )
+
+    def take(self) -> str | None:
+        """The next chunk, or None when there is none left."""
+        return next(self._chunks, None)
+
+    @property
+    def planning_seconds(self) -> float:
+        return self.reading.spent
+
+    @property
+    def as_written(self) -> bool:
+        """Whether the budget ran out, so part of the text was planned as written."""
+        return self.reading.exhausted

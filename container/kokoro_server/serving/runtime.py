@@ -1,0 +1,104 @@
+"""What every route shares: settings, the engine once loaded, the scheduler, the server state."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from kokoro_core.lexicon import Lexicon
+from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
+from kokoro_core.protocol import ProtocolError, Speak, SpeakRequest
+from kokoro_server.engine.speech_engine import SpeechEngine
+from kokoro_server.settings import ServerSettings
+
+from . import telemetry
+from .scheduler import Busy, Scheduler
+from .utterance import Rendered, Utterance, check_speakable, render
+
+State = Literal["starting", "ready", "draining"]
+
+
+class OpenSession(Protocol):
+    """What the server asks of a WebSocket session while it drains (``session.Session``)."""
+
+    def close(self, code: int = 1000) -> None: ...
+
+    async def abort(self) -> None: ...
+
+
+@dataclass
+class Runtime:
+    settings: ServerSettings
+    scheduler: Scheduler
+    engine: SpeechEngine | None = None
+    lexicon: Lexicon = field(default_factory=Lexicon)  # server-wide pronunciations (lexicon.py)
+    state: State = "starting"
+    sessions: set[OpenSession] = field(default_factory=set)
+    requests: set[asyncio.Task[Any]] = field(default_factory=set)  # handlers streaming one utterance each
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def ready(self) -> bool:
+        return self.state == "ready" and self.engine is not None
+
+    def new_id(self, prefix: str) -> str:
+        return f"{prefix}-{next(self._ids)}"
+
+    def admit(
+        self,
+        request: Speak | SpeakRequest,
+        utterance_id: str,
+        session_id: str,
+        defaults: SpeechOptions,
+        first_chunk: tuple[int, bool] | None = None,
+    ) -> Utterance:
+        """Check a speak (or a POST body) against this server and admit it; one path for both routes.
+
+        Raises ``ProtocolError``: an option this server cannot honour, nothing to say, or ``busy``.
+        """
+        assert self.engine is not None
+        text = check_text_length(request.text, self.settings.max_text_chars)
+        options = resolve_options(request, defaults, self.engine.voices, self.engine.phoneme_symbols)
+        check_speakable(text, options.voice)
+        try:
+            ticket = self.scheduler.admit()
+        except Busy as error:
+            raise ProtocolError("busy", str(error)) from None
+        return Utterance(utterance_id, session_id, text, options, ticket, first_chunk=first_chunk)
+
+    def default_options(self) -> SpeechOptions:
+        assert self.engine is not None
+        return default_options(self.engine.default_voice, self.lexicon)
+
+    def render(self, utterance: Utterance, first_chunk: tuple[int, bool]) -> AsyncIterator[Rendered]:
+        """The utterance's audio chunk by chunk, on this server's engine, workers and chunk settings."""
+        assert self.engine is not None
+        settings = self.settings
+        return render(
+            utterance,
+            self.engine,
+            self.scheduler,
+            first_chunk,
+            settings.max_chunk_chars,
+            settings.planning_budget_seconds,
+        )
+
+    def finished(self, utterance: Utterance, outcome: str) -> None:
+        """Release the utterance's admission slot and log it; safe to call once per utterance."""
+        if utterance.ticket.released:
+            return
+        utterance.ticket.release()
+        telemetry.utterance_done(utterance, outcome, self.settings.metrics_namespace, self.settings.endpoint_name)
+
+    def report_load(self) -> None:
+        stats = self.scheduler.stats()
+        telemetry.load_sample(
+            stats["queued_jobs"],
+            stats["active_utterances"],
+            len(self.sessions),
+            self.settings.metrics_namespace,
+            self.settings.endpoint_name,
+        )

@@ -1,0 +1,41 @@
+"""The worker plan follows the device the engine really runs on."""
+
+from __future__ import annotations
+
+import pytest
+
+from kokoro_core.model_cache import verify_directory
+from kokoro_server.engine import device
+from kokoro_server.engine.device import GPU_WORKERS, load_engine, plan_for
+from kokoro_server.settings import ServerSettings
+
+
+@pytest.mark.parametrize(("cores", "workers", "threads"), [(1, 1, 1), (2, 1, 2), (4, 2, 2), (8, 4, 2), (5, 2, 2)])
+def test_a_cpu_gets_workers_of_two_threads(monkeypatch, cores, workers, threads) -> None:
+    monkeypatch.setattr(device, "available_cores", lambda: cores)
+    assert plan_for(ServerSettings(), "cpu") == device.Plan("cpu", workers, threads)
+
+
+def test_a_gpu_gets_several_workers_and_an_explicit_count_wins(monkeypatch) -> None:
+    monkeypatch.setattr(device, "available_cores", lambda: 8)
+    assert plan_for(ServerSettings(), "cuda") == device.Plan("cuda", GPU_WORKERS, 0)
+    assert plan_for(ServerSettings(workers=8), "cpu") == device.Plan("cpu", 8, 1)
+
+
+def test_no_nvidia_driver_means_the_cpu_without_trying_cuda(monkeypatch) -> None:
+    monkeypatch.setattr(
+        device.ort, "get_available_providers", lambda: ["CUDAExecutionProvider", "CPUExecutionProvider"]
+    )
+    monkeypatch.setattr(device, "nvidia_gpus", lambda: 0)
+    assert device.wanted_device(ServerSettings()) == "cpu"
+    assert device.wanted_device(ServerSettings(device="cuda")) == "cuda"  # asked for: it fails loudly if absent
+
+
+@pytest.mark.parametrize("asked", ["auto", "cpu"])
+def test_a_session_that_lands_on_the_cpu_gets_the_cpu_plan(embedded_model_dir, monkeypatch, asked) -> None:
+    # As on a GPU host whose driver is too old for CUDA 12: the probe sees a GPU, the session falls back.
+    monkeypatch.setattr(device, "wanted_device", lambda settings: "cuda" if settings.device == "auto" else "cpu")
+    engine, plan = load_engine(ServerSettings(device=asked), embedded_model_dir, verify_directory(embedded_model_dir))
+    assert engine.device == plan.device == "cpu"
+    assert plan == plan_for(ServerSettings(device=asked), "cpu", plan.note)  # the CPU's plan, not the GPU's
+    assert ("driver" in plan.note) == (asked == "auto")  # the fallback says why; a CPU by choice needs no note

@@ -1,0 +1,69 @@
+"""Finding Kokoro's per-token durations in a model graph, exposing them, and refusing a graph without."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper
+
+from kokoro_server.engine.durations import NoDurations, durations_tensor, expose_durations
+
+
+def graph_model(nodes: list[onnx.NodeProto], outputs: list[str]) -> onnx.ModelProto:
+    """A tiny graph from ``x`` (float, per token) through ``nodes``; ``audio`` is always an output."""
+    graph = helper.make_graph(
+        nodes,
+        "kokoro-like",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None])],
+        [helper.make_tensor_value_info(name, TensorProto.FLOAT, None) for name in outputs],
+        [
+            helper.make_tensor("one", TensorProto.FLOAT, [], [1.0]),
+            helper.make_tensor("axis", TensorProto.INT64, [], [0]),
+        ],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+# Kokoro's alignment in miniature: round the predicted lengths, clip to at least one frame, cast,
+# then the running sum that lays tokens out in frames.
+ALIGNMENT = [
+    helper.make_node("Round", ["x"], ["rounded"]),
+    helper.make_node("Clip", ["rounded", "one"], ["clipped"]),
+    helper.make_node("Cast", ["clipped"], ["frames"], to=TensorProto.INT64),
+    helper.make_node("CumSum", ["frames", "axis"], ["ends"]),
+    helper.make_node("Cast", ["ends"], ["audio"], to=TensorProto.FLOAT),
+]
+
+
+def test_the_frames_feeding_the_alignment_are_found_and_exposed(tmp_path: Path) -> None:
+    path = tmp_path / "model.onnx"
+    onnx.save(graph_model(ALIGNMENT, ["audio"]), str(path))
+    assert durations_tensor(onnx.load(str(path)).graph) == "frames"
+    model = onnx.load(str(path))
+    name = expose_durations(model)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    audio, frames = session.run(["audio", name], {"x": np.array([0.2, 2.6, 4.4], dtype=np.float32)})
+    assert frames.tolist() == [1, 3, 4] and audio.tolist() == [1, 4, 8]
+
+
+def test_an_export_with_a_durations_output_is_used_as_it_is() -> None:
+    nodes = [*ALIGNMENT, helper.make_node("Identity", ["frames"], ["pred_dur"])]
+    assert durations_tensor(graph_model(nodes, ["audio", "pred_dur"]).graph) == "pred_dur"
+
+
+def test_a_graph_without_rounded_durations_is_refused_clearly() -> None:
+    nodes = [helper.make_node("CumSum", ["x", "axis"], ["audio"])]  # a running sum, but of no rounding
+    with pytest.raises(NoDurations, match="expected one CumSum over rounded per-token durations.*found 0"):
+        durations_tensor(graph_model(nodes, ["audio"]).graph)
+
+
+def test_the_embedded_int8_model_exposes_its_duration_predictor(embedded_model_dir: Path) -> None:
+    from kokoro_core.model_cache import verify_directory
+
+    manifest = verify_directory(embedded_model_dir)
+    graph = onnx.load(str(embedded_model_dir / manifest.onnx)).graph
+    assert durations_tensor(graph) == "/encoder/Gather_output_0"  # Round → Clip → Cast → Gather → CumSum

@@ -1,3 +1,6 @@
-from .cli import main
+"""``python -m kokoro_agent``: the same program as the ``kokoro-agent`` command."""
 
-main()
+from kokoro_agent.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -118,5 +118,7 @@ def test_every_module_imports_alone_in_a_fresh_interpreter() -> None:
     modules += module_names(ROOT / "stacks", ROOT)
     assert len(modules) > 100 and "kokoro_tools.commands" in modules and "stacks.handlers.hub" in modules
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        failures = {module: error for module, error in zip(modules, pool.map(imports_alone, modules)) if error}
+        failures = {
+            module: error for module, error in zip(modules, pool.map(imports_alone, modules), strict=True) if error
+        }
     assert failures == {}

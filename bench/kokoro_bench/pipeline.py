@@ -42,10 +42,11 @@ import aiohttp
 from kokoro_bench.corpus import AGENT_REPLIES, load_replies
 from kokoro_core.chunker import chunk_text
 from kokoro_core.model_cache import SAMPLE_RATE, verify_directory
+from kokoro_core.speakable import language_of
 from kokoro_server.engine.device import engine_options, plan_for
 from kokoro_server.engine.kokoro import Engine
 from kokoro_server.settings import settings_from_env
-from kokoro_server.text.reading import VoiceReading, language_of
+from kokoro_server.text.reading import VoiceReading
 from kokoro_tools.ports import free_port, wait_ready
 
 from .server_overhead import emit

@@ -33,8 +33,9 @@ from typing import Any
 import aiohttp
 
 from kokoro_core.chunker import iter_chunks
+from kokoro_core.speakable import language_of
 from kokoro_server.text import reading as server_text
-from kokoro_server.text.reading import VoiceReading, language_of
+from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import written_words
 from kokoro_tools.ports import wait_ready
 

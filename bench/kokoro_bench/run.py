@@ -13,7 +13,8 @@ from typing import Any
 from tqdm import tqdm
 
 from kokoro_core.chunker import chunk_text
-from kokoro_server.text.reading import VoiceReading, language_of
+from kokoro_core.speakable import language_of
+from kokoro_server.text.reading import VoiceReading
 
 from .strategies import RUNNERS, STRATEGIES, Target, first_chunk_seconds, first_sentence, server_first_audio
 from .sweep import concurrency_level

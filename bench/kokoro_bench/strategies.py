@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kokoro_core.chunker import chunk_text
+from kokoro_core.speakable import language_of
 from kokoro_server.engine.kokoro import Engine
-from kokoro_server.text.reading import VoiceReading, language_of
+from kokoro_server.text.reading import VoiceReading
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport
 from kokoro_stream.say import llm_tokens, simulated_llm
 from kokoro_stream.speaker import Speaker

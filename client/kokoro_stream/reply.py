@@ -8,9 +8,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
 from kokoro_core.audio_format import AudioFormat
+from kokoro_core.markdown import spoken_sentence
 from kokoro_core.protocol import Word
+from kokoro_core.speakable import has_speech
 
-from .speech_text import SpeechText, readable_to_speakable
+from .speech_text import SpeechText
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,8 @@ class Reply:
     """One agent turn. ``feed`` text as it arrives, ``end`` it, iterate its audio in order."""
 
     _send_speak: Callable[[Reply, str], Awaitable[None]]  # the session's: sends one sentence of this reply
-    _text: SpeechText = field(default_factory=SpeechText)
+    _language: str | None = None  # the session voice's, when known: what has speech is decided as the server does
+    _text: SpeechText = field(init=False)
     _queue: asyncio.Queue[AudioChunk | BaseException | None] = field(default_factory=asyncio.Queue)
     _outstanding: int = 0
     _ended: bool = False
@@ -138,6 +141,9 @@ class Reply:
     _spoken: dict[str, _Spoken] = field(default_factory=dict)  # every sentence sent, in order
     played_ms: float | None = None  # how much of its audio the listener has heard, when the application says
     _clock: ReplyClock = field(default_factory=ReplyClock)  # where each sentence begins in the reply
+
+    def __post_init__(self) -> None:
+        self._text = SpeechText(language=self._language)
 
     def played(self, position_ms: float) -> None:
         """The listener has heard ``position_ms`` of this reply's audio (counted from its first chunk)."""
@@ -157,8 +163,8 @@ class Reply:
             return
         for held in self._text.flush():
             await self._send(held)
-        speakable = readable_to_speakable(sentence)
-        if any(char.isalnum() for char in speakable):
+        speakable = spoken_sentence(sentence)
+        if has_speech(speakable, self._language):
             await self._send(speakable)
 
     async def end(self) -> None:

@@ -37,6 +37,7 @@ from kokoro_core.protocol import (
     Start,
     validate_client_message,
 )
+from kokoro_core.speakable import language_of
 
 from .reply import AudioChunk, Heard, PendingSentence, Reply
 from .transport import Audio, Control, Event, ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
@@ -53,6 +54,7 @@ class Speaker:
     def __init__(
         self,
         transport: Transport,
+        *,
         voice: str | None = None,
         speed: float | None = None,
         format: str = "pcm16",
@@ -95,6 +97,8 @@ class Speaker:
         self._progress_at = time.monotonic()
         self._reply: Reply | None = None  # the latest turn: the one a playback position is about
         self._playback_position = playback_position
+        self._voice = voice
+        self._language: str | None = None  # the session voice's, once the server has said which it is
 
     async def __aenter__(self) -> Speaker:
         await self.open()
@@ -117,6 +121,8 @@ class Speaker:
             event = await asyncio.wait_for(self._transport.receive(), self._timeout)
             if isinstance(event, Control) and isinstance(event.message, Configured):
                 self.sample_rate = event.message.sample_rate
+                voice = event.message.voice or self._voice
+                self._language = language_of(voice) if voice else None
                 break
             if isinstance(event, Control) and isinstance(event.message, Error):
                 await self._transport.close()
@@ -133,7 +139,7 @@ class Speaker:
         """A new turn; feed it text and iterate its audio."""
         if self._failure is not None:
             raise self._failure
-        self._reply = Reply(self._send_speak)
+        self._reply = Reply(self._send_speak, self._language)
         return self._reply
 
     def played(self, position_ms: float) -> None:

@@ -1,14 +1,9 @@
 """From an agent's text stream to sentences worth saying.
 
-Wraps the project's one sentence segmenter (``kokoro_core.segmenter``) and turns text meant for
-reading into text meant for hearing, sentence by sentence:
-
-- fenced code blocks (```) are not read out; inline `code` loses its backticks;
-- markdown emphasis (``**bold**``, ``*italic*``, ``__x__``, ``_x_``) and heading marks (``#``)
-  are dropped, keeping the words; bullets (``-``, ``*``, ``•``) are dropped, each item stays its
-  own sentence; numbered items keep their numbers;
-- links ``[text](url)`` are read as their text; a bare URL is read as its host name
-  ("example.com"); table pipes become pauses.
+Wraps the project's one sentence segmenter (``kokoro_core.segmenter``) and its one markdown rule
+(``kokoro_core.markdown``: code blocks not read out, marks dropped, links read as their text), sentence
+by sentence, and skips a sentence with nothing to say by the server's own rule (``kokoro_core.speakable``).
+A fenced code block may span many sentences of the stream: none of it is said.
 
 A sentence is released the moment the segmenter knows it is complete. Optionally the first
 clause of a reply goes out early (at a comma, semicolon or colon after a few words) so that
@@ -19,38 +14,21 @@ from __future__ import annotations
 
 import re
 
+from kokoro_core.markdown import FENCE, spoken_sentence
 from kokoro_core.segmenter import SentenceSegmenter
+from kokoro_core.speakable import has_speech
 
-_FENCE = re.compile(r"^\s*(```|~~~)", re.MULTILINE)
-_INLINE_CODE = re.compile(r"`([^`]*)`")
-_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
-_URL = re.compile(r"\b(?:https?://|www\.)([A-Za-z0-9.-]+)(?:[/?#][^\s)]*)?")
-_EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
-_LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*•+][ \t]+|>[ \t]?)", re.MULTILINE)
-_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}.*$", re.MULTILINE)
-_PIPES = re.compile(r"[ \t]*\|[ \t]*")
 _EARLY_CLAUSE = re.compile(r"[,;:](?=\s+[A-Za-z])")
 EARLY_CLAUSE_MIN_CHARS = 24
-
-
-def readable_to_speakable(sentence: str) -> str:
-    """One sentence of markdown-ish text as plain words to speak (may return '')."""
-    text = _LINK.sub(r"\1", sentence)
-    text = _URL.sub(lambda m: m.group(1).removeprefix("www."), text)
-    text = _INLINE_CODE.sub(r"\1", text)
-    text = _TABLE_RULE.sub("", text)
-    text = _LINE_MARKS.sub("", text)
-    for _ in range(2):  # nested emphasis: ***both*** or **bold _and_ italic**
-        text = _EMPHASIS.sub(r"\2", text)
-    text = _PIPES.sub(", ", text.strip().strip("|"))
-    return " ".join(text.split())
 
 
 class SpeechText:
     """Feed text deltas; get back speakable sentences as soon as each is complete."""
 
-    def __init__(self, early_first_clause: bool = True) -> None:
+    def __init__(self, early_first_clause: bool = True, language: str | None = None) -> None:
+        """``language``: the voice's (``kokoro_core.speakable.language_of``), when known."""
         self._segmenter = SentenceSegmenter()
+        self._language = language
         self._in_code = False
         self._early = early_first_clause
         self._emitted = 0
@@ -80,8 +58,8 @@ class SpeechText:
         spoken = []
         for sentence in sentences:
             for piece in self._outside_code(sentence):
-                text = readable_to_speakable(piece)
-                if any(char.isalnum() for char in text):
+                text = spoken_sentence(piece)
+                if has_speech(text, self._language):
                     spoken.append(text)
         self._emitted += len(spoken)
         return spoken
@@ -89,7 +67,7 @@ class SpeechText:
     def _outside_code(self, sentence: str) -> list[str]:
         """The parts of ``sentence`` that are not inside a fenced code block."""
         pieces, position = [], 0
-        for fence in _FENCE.finditer(sentence):
+        for fence in FENCE.finditer(sentence):
             if not self._in_code:
                 pieces.append(sentence[position : fence.start()])
             self._in_code = not self._in_code

@@ -51,7 +51,8 @@ def normalize_text(
     from kokoro_onnx.tokenizer import Tokenizer
 
     from kokoro_core.lexicon import Lexicon, LexiconError, load_lexicon
-    from kokoro_server.text.reading import language_of, said_phonemes, said_shown
+    from kokoro_core.speakable import language_of
+    from kokoro_server.text.reading import said_phonemes, said_shown
 
     try:
         pronunciations = load_lexicon(lexicon, DEFAULT_VOCAB) if lexicon else Lexicon()

@@ -385,8 +385,9 @@ class Done(_ServerMessage):
 
 
 class Word(BaseModel):
-    """A written word of an utterance's text (as sent, punctuation attached; words said only together,
-    such as "7:45 a.m.", are one) and when it is heard: milliseconds from the utterance's first sample."""
+    """A written word of an utterance's text (as sent, its markdown read as words, punctuation attached; words
+    said only together, such as "7:45 a.m.", are one) and when it is heard: milliseconds from the utterance's
+    first sample."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kokoro_stream.speech_text import SpeechText, readable_to_speakable
+from kokoro_core.markdown import spoken_sentence
+from kokoro_stream.speech_text import SpeechText
 
 
 def spoken(text: str, step: int = 3, early_first_clause: bool = False) -> list[str]:
@@ -30,7 +31,7 @@ def spoken(text: str, step: int = 3, early_first_clause: bool = False) -> list[s
     ],
 )
 def test_markdown_is_read_as_words(written, said):
-    assert readable_to_speakable(written) == said
+    assert spoken_sentence(written) == said
 
 
 def test_bullets_become_sentences_and_code_blocks_are_not_read():

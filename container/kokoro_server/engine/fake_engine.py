@@ -24,7 +24,8 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
-from kokoro_server.text.reading import VoiceReading, language_of
+from kokoro_core.speakable import language_of
+from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import WordPlaces, written_words
 
 from .speech_engine import (

@@ -32,8 +32,9 @@ from kokoro_onnx.tokenizer import Tokenizer
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
+from kokoro_core.speakable import language_of
 from kokoro_server.settings import CudnnAlgoSearch, Device
-from kokoro_server.text.reading import VoiceReading, language_of, said_phonemes
+from kokoro_server.text.reading import VoiceReading, said_phonemes
 from kokoro_server.text.word_timing import (
     Span,
     phoneme_word_spans,

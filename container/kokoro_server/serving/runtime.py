@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from kokoro_core.lexicon import Lexicon
+from kokoro_core.markdown import spoken_from_markdown
 from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
 from kokoro_core.protocol import ProtocolError, Speak, SpeakRequest
 from kokoro_server.engine.speech_engine import SpeechEngine
@@ -57,10 +58,13 @@ class Runtime:
     ) -> Utterance:
         """Check a speak (or a POST body) against this server and admit it; one path for both routes.
 
+        The utterance holds the text as it is said: markdown marks, code blocks and URLs are read as words
+        (``kokoro_core.markdown``), so word marks and captions name the words heard.
         Raises ``ProtocolError``: an option this server cannot honour, nothing to say, or ``busy``.
         """
         assert self.engine is not None
-        text = check_text_length(request.text, self.settings.max_text_chars)
+        # Markdown is read as words on every route (kokoro_core.markdown): linear passes, bounded by the length check.
+        text = spoken_from_markdown(check_text_length(request.text, self.settings.max_text_chars))
         options = resolve_options(request, defaults, self.engine.voices, self.engine.phoneme_symbols)
         check_speakable(text, options.voice)
         try:

@@ -18,8 +18,9 @@ from functools import partial
 from kokoro_core.audio_format import wav_header
 from kokoro_core.options import SpeechOptions
 from kokoro_core.protocol import ProtocolError, Word
+from kokoro_core.speakable import has_speech, language_of
 from kokoro_server.engine.speech_engine import Interruption, NothingToSpeak, PreparedChunk, SpeechEngine
-from kokoro_server.text.reading import VoiceReading, has_speakable, language_of
+from kokoro_server.text.reading import VoiceReading
 
 from .audio import StreamEncoder
 from .planning import ChunkPlan
@@ -79,11 +80,11 @@ def check_speakable(text: str, voice: str) -> None:
     """Refuse, before any work, a text in which the voice would find nothing to say (one C-speed scan: it
     runs as a message is read)."""
     language = language_of(voice)
-    if not has_speakable(text, language):
+    if not has_speech(text, language):
         raise ProtocolError(
             "nothing_to_speak",
-            f"text has nothing voice {voice!r} ({language}) can speak: emoji, symbols and, for English voices, "
-            "characters of other scripts are skipped",
+            f"text has nothing voice {voice!r} ({language}) can speak: markdown marks, code blocks, emoji, symbols "
+            "and, for English voices, characters of other scripts are skipped",
         )
 
 

@@ -14,41 +14,11 @@ from functools import lru_cache
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, unmasked
 from kokoro_core.segmenter import WIDE_LETTERS
+from kokoro_core.speakable import FOREIGN_TO_ENGLISH
 
 from .normalize import normalize
 
-# Kokoro voice names start with a letter for the language; espeak-ng speaks each of them.
-LANGUAGES = {
-    "a": "en-us",
-    "b": "en-gb",
-    "e": "es",
-    "f": "fr-fr",
-    "h": "hi",
-    "i": "it",
-    "j": "ja",
-    "p": "pt-br",
-    "z": "cmn",
-}
-
-
-def language_of(voice: str) -> str:
-    """The espeak-ng language of a Kokoro voice (its first letter); American English if unknown."""
-    return LANGUAGES.get(voice[:1], "en-us")
-
-
-# Scripts an English espeak-ng voice reads as "<script> letter" instead of a word: Chinese, Japanese,
-# Korean, Arabic, Hebrew, Devanagari and Thai (their Unicode blocks, half-width forms included).
-_FOREIGN_TO_ENGLISH = (
-    "\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\u0900-\u097f\u0e00-\u0e7f\u1100-\u11ff"
-    "\u2e80-\u2fdf\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua8e0-\ua8ff"
-    "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufb1d-\ufdff\ufe70-\ufeff\uff66-\uffdc\U00020000-\U0003134f"
-)
-_FOREIGN = re.compile(f"[{_FOREIGN_TO_ENGLISH}]")
-# A letter or digit a voice says (C-speed, so a long text is checked without a loop in Python).
-_SAID_ALNUM = {
-    True: re.compile(f"(?![{_FOREIGN_TO_ENGLISH}])[^\\W_]|(?=[{_FOREIGN_TO_ENGLISH}])\\d"),
-    False: re.compile(r"[^\W_]"),
-}
+_FOREIGN = re.compile(f"[{FOREIGN_TO_ENGLISH}]")
 _INVISIBLE = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # joiners and emoji presentation selectors
 _WIDE = re.compile(f"[{WIDE_LETTERS}]")
 # A Chinese or Japanese letter is said as a syllable or more, so chunks and pacing count it as WIDE_WEIGHT
@@ -69,11 +39,6 @@ def speakable(text: str, language: str) -> str:
     english = language.startswith("en")
     cleaned = (" " if unicodedata.category(c) == "Cc" else c for c in text)
     return "".join(c for c in cleaned if _keep(c, english))
-
-
-def has_speakable(text: str, language: str) -> bool:
-    """Whether a voice of ``language`` finds a letter or digit to say in ``text`` (as ``speakable`` keeps)."""
-    return _SAID_ALNUM[language.startswith("en")].search(text) is not None
 
 
 def said_text(text: str, language: str, normalized: bool = True) -> str:

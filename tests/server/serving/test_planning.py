@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from kokoro_bench.planning import FAMILIES, PIECES
 from kokoro_core.chunker import chunk_text, iter_chunks
+from kokoro_core.speakable import language_of
 from kokoro_server.engine.speech_engine import Interrupted, Interruption
 from kokoro_server.serving.planning import ChunkPlan
 from kokoro_server.text import reading as server_text
-from kokoro_server.text.reading import ENGLISH, VoiceReading, language_of
+from kokoro_server.text.reading import ENGLISH, VoiceReading
 from tests.fake_server import fake_server
 from tests.speech import run
 

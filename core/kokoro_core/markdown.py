@@ -1,0 +1,64 @@
+"""Text written for reading, made into text for hearing: the one markdown rule of the client and the server.
+
+Agents answer in markdown. Read as written, ``**bold**`` is said "asterisk asterisk bold", a link is
+said with its URL and a code block is said symbol by symbol. So, on every route:
+
+- fenced code blocks (```` ``` ```` or ``~~~``) are not read out (an unclosed one runs to the end);
+  inline `code` loses its backticks;
+- emphasis marks (``**bold**``, ``*italic*``, ``__x__``, ``_x_``) are dropped, keeping the words; a mark
+  inside a word or between spaces is not emphasis (``snake_case``, ``2*3``, ``5 * 3`` stay as written);
+- heading marks (``#``), bullets (``-``, ``*``, ``•``, ``+``) and quote marks (``>``) at the start of a line
+  are dropped; numbered items keep their numbers;
+- a link ``[text](url)`` is read as its text; a bare URL as its host name ("example.com");
+- table rules are dropped and table pipes become pauses.
+
+Every step is one regular-expression pass with bounded look-around: linear in the text, whatever it holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
+# A fenced block: from its opening line to its closing fence, or to the end of the text.
+_FENCED_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*(?:\n.*?^[ \t]*\1[ \t]*$|.*\Z)", re.MULTILINE | re.DOTALL)
+_INLINE_CODE = re.compile(r"`([^`\n]*)`")
+_LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
+# A bare URL, its path up to (not including) the punctuation that ends the sentence around it.
+_URL = re.compile(r"\b(?:https?://|www\.)([A-Za-z0-9.-]*[A-Za-z0-9])(?:[/?#](?:[^\s)]*[^\s).,;:!?'\"])?)?")
+# An emphasis mark opens before a word (not inside one) or closes after one; the run is at most three long.
+_EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*])")
+_LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*•+][ \t]+|>[ \t]?)", re.MULTILINE)
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}[-:| \t]*$", re.MULTILINE)
+_PIPES = re.compile(r"[ \t]*\|[ \t]*")
+_LINE_EDGE_PIPES = re.compile(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", re.MULTILINE)
+_SPACES = re.compile(r"[ \t\f\v]+")
+_SPACED_LINE = re.compile(r"^ +| +$", re.MULTILINE)
+
+
+def without_code_blocks(text: str) -> str:
+    """``text`` without its fenced code blocks (an unclosed block runs to the end)."""
+    return _FENCED_BLOCK.sub("", text)
+
+
+def spoken_from_markdown(text: str) -> str:
+    """A markdown text as the words to say: code blocks, marks and URLs gone, line breaks kept (each
+    list item or heading stays its own sentence). May return ''."""
+    return _spoken(without_code_blocks(text))
+
+
+def spoken_sentence(sentence: str) -> str:
+    """One sentence (no code block in it) as the words to say, on one line. May return ''."""
+    return " ".join(_spoken(sentence).split())
+
+
+def _spoken(text: str) -> str:
+    text = _LINK.sub(r"\1", text)
+    text = _URL.sub(lambda m: m.group(1).removeprefix("www."), text)
+    text = _INLINE_CODE.sub(r"\1", text)
+    text = _TABLE_RULE.sub("", text)
+    text = _LINE_MARKS.sub("", text)
+    text = _EMPHASIS.sub("", text)
+    text = _LINE_EDGE_PIPES.sub("", text)
+    text = _PIPES.sub(", ", text)
+    return _SPACED_LINE.sub("", _SPACES.sub(" ", text)).strip()

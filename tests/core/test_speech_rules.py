@@ -1,0 +1,81 @@
+"""The rules the client and the server share: what of markdown is said (``kokoro_core.markdown``) and
+whether a text has anything to say (``kokoro_core.speakable``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kokoro_core.markdown import spoken_from_markdown, spoken_sentence
+from kokoro_core.speakable import has_speech, language_of
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("**Bold** and *italic* and __strong__ and _em_.", "Bold and italic and strong and em."),
+        ("***Both*** and **bold _and_ italic**.", "Both and bold and italic."),
+        ("Call `snake_case_name` or my_var_2 now.", "Call snake_case_name or my_var_2 now."),
+        ("2*3*4 is 24 and 5 * 3 is 15.", "2*3*4 is 24 and 5 * 3 is 15."),
+        ("See [the docs](https://example.com/a_b) or https://www.example.com/x?y=1.", "See the docs or example.com."),
+        ('(*aside*) and "*quoted*".', '(aside) and "quoted".'),
+    ],
+)
+def test_emphasis_marks_are_dropped_and_other_stars_and_underscores_stay(written: str, said: str) -> None:
+    assert spoken_sentence(written) == said
+
+
+def test_a_whole_text_keeps_its_lines_and_drops_its_code_blocks_closed_or_not() -> None:
+    text = (
+        "# Steps\n\n1. Save **the file**.\n- Restart.\n> Tip: *wait*.\n\n```bash\nrm -rf /\n```\nDone.\n~~~\nleft open"
+    )
+    assert spoken_from_markdown(text) == "Steps\n\n1. Save the file.\nRestart.\nTip: wait.\n\n\nDone."
+
+
+def test_a_table_reads_as_its_cells() -> None:
+    assert spoken_from_markdown("| Plan | Price |\n| :--- | ---: |\n| Basic | $10 |") == "Plan, Price\n\nBasic, $10"
+
+
+@pytest.mark.parametrize(
+    ("hostile", "said"),
+    [
+        ("x *y " * 4000, ("x y " * 4000).strip()),  # openers that never close
+        ("[" * 20_000 + "]", "[" * 20_000 + "]"),  # a link that never ends
+        ("`" * 20_001, ""),  # a line of backticks opens a code block
+        ("x `y" * 5_000, "x y" * 5_000),  # inline code, over and over
+        ("```\n" + "a\n" * 10_000, ""),  # a code block that never closes
+        ("_a" * 10_000, "a" + "_a" * 9_999),  # underscores inside words
+    ],
+)
+def test_hostile_markdown_is_read_in_one_pass(hostile: str, said: str) -> None:
+    assert spoken_from_markdown(hostile) == said
+
+
+@given(st.text(alphabet=st.sampled_from("ab *_|>#-\n1.:"), max_size=80))
+def test_reading_markdown_drops_marks_never_words(text: str) -> None:
+    """Without code, links or URLs, the letters and digits said are exactly those written."""
+    said = spoken_from_markdown(text)
+    assert [c for c in said if c.isalnum()] == [c for c in text if c.isalnum()]
+    assert has_speech(said) == has_speech(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "voice", "has"),
+    [
+        ("Hello", "af_heart", True),
+        ("🎉 *** --- ***", "af_heart", False),
+        ("你好", "af_heart", False),  # an English voice skips other scripts' letters
+        ("你好", "zf_xiaobei", True),
+        ("第3", "af_heart", True),  # but says their digits
+        ("", "af_heart", False),
+        ("snake_case", "af_heart", True),
+    ],
+)
+def test_has_speech_is_the_voices_rule(text: str, voice: str, has: bool) -> None:
+    assert has_speech(text, language_of(voice)) is has
+
+
+def test_with_no_voice_known_any_letter_counts() -> None:
+    assert has_speech("你好") and not has_speech("🎉 --- !")
+    assert language_of("zf_xiaobei") == "cmn" and language_of("unknown") == "en-us"

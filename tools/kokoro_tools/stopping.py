@@ -12,9 +12,10 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
+
+from kokoro_server.serving.in_flight import InFlight
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 # An aiohttp app (the proxy, the playground page): how long requests in flight get to end by themselves,
@@ -23,7 +24,6 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 APP_GRACE_SECONDS = 2.0
 APP_CUT_SECONDS = 1.0
 APP_STOP_SECONDS = APP_GRACE_SECONDS + APP_CUT_SECONDS
-_HANDLERS = web.AppKey("handlers", set)
 
 
 def wait_for_stop_signal() -> float:
@@ -45,26 +45,12 @@ def _second_signal_quits() -> None:
 def serve_until_stopped(app: web.Application, host: str, port: int, on_ready: Callable[[], None]) -> float:
     """Serve ``app`` until Ctrl-C or SIGTERM, then stop within ``APP_STOP_SECONDS`` and a little; return when
     the signal came (``time.monotonic``)."""
-    handlers: set[asyncio.Task[Any]] = set()
-    app[_HANDLERS] = handlers
-    app.middlewares.insert(0, _tracked)
+    handlers = InFlight()
+    app.middlewares.insert(0, handlers.middleware())
     return asyncio.run(_serve(app, handlers, host, port, on_ready))
 
 
-@web.middleware
-async def _tracked(request: web.Request, handler: Any) -> web.StreamResponse:
-    """Keep each request's task while its handler runs, for the stop to cut."""
-    handlers, task = request.app[_HANDLERS], asyncio.current_task()
-    handlers.add(task)
-    try:
-        return await handler(request)  # type: ignore[no-any-return]
-    finally:
-        handlers.discard(task)
-
-
-async def _serve(
-    app: web.Application, handlers: set[asyncio.Task[Any]], host: str, port: int, on_ready: Callable[[], None]
-) -> float:
+async def _serve(app: web.Application, handlers: InFlight, host: str, port: int, on_ready: Callable[[], None]) -> float:
     runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=APP_CUT_SECONDS)
     await runner.setup()
     try:
@@ -81,12 +67,7 @@ async def _serve(
             loop.remove_signal_handler(signum)
         _second_signal_quits()
         await site.stop()  # no new connections
-        if handlers:
-            _, late = await asyncio.wait(set(handlers), timeout=APP_GRACE_SECONDS)
-            for task in late:
-                task.cancel()
-            if late:
-                await asyncio.wait(late, timeout=APP_CUT_SECONDS)
+        await handlers.end(APP_GRACE_SECONDS, APP_CUT_SECONDS)
         return signaled
     finally:
         await runner.cleanup()  # nothing in flight is left: this closes idle connections

@@ -127,20 +127,16 @@ async def rendered_alone(runtime: Runtime, utterance: Utterance) -> AsyncIterato
     """An admitted utterance of its own (no session: nothing plays before it), chunk by chunk; its
     admission is released when it ends, however it ends."""
     outcome = "failed"
-    request = asyncio.current_task()  # the request's handler: a stop past its drain deadline cancels it
-    if request is not None:
-        runtime.requests.add(request)
     try:
-        async for rendered in runtime.render(utterance, (runtime.settings.first_chunk_chars, False)):
-            yield rendered
-            utterance.sent(len(rendered.audio))
+        with runtime.requests.tracking():  # the request's handler: a stop past its drain deadline cancels it
+            async for rendered in runtime.render(utterance, (runtime.settings.first_chunk_chars, False)):
+                yield rendered
+                utterance.sent(len(rendered.audio))
         outcome = "done"
     except (ConnectionError, asyncio.CancelledError, GeneratorExit):
         outcome = "disconnected"  # the client went away: its remaining chunks are withdrawn
         raise
     finally:
-        if request is not None:
-            runtime.requests.discard(request)
         runtime.finished(utterance, outcome)
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from kokoro_core.lexicon import Lexicon
 from kokoro_core.markdown import spoken_from_markdown
@@ -16,6 +15,7 @@ from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.settings import ServerSettings
 
 from . import telemetry
+from .in_flight import InFlight
 from .scheduler import Busy, Scheduler
 from .utterance import Rendered, Utterance, check_speakable, render
 
@@ -38,7 +38,7 @@ class Runtime:
     lexicon: Lexicon = field(default_factory=Lexicon)  # server-wide pronunciations (lexicon.py)
     state: State = "starting"
     sessions: set[OpenSession] = field(default_factory=set)
-    requests: set[asyncio.Task[Any]] = field(default_factory=set)  # handlers streaming one utterance each
+    requests: InFlight = field(default_factory=InFlight)  # handlers streaming one utterance each
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @property

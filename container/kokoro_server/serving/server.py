@@ -164,17 +164,16 @@ class Server:
         engine = runtime.engine
         interrupted_before = engine.interrupted_calls if engine is not None else 0
         # Closing a session cancels its utterance, which stops its inference call in flight; so does
-        # canceling a request's handler. Both end here, not in the web server's graceful wait, which would
-        # give a streaming handler its timeout twice before canceling it.
+        # canceling a request's handler (the drain was its grace). Both end here, at once, not in the web
+        # server's graceful wait (in_flight.py).
+        requests_cut = asyncio.create_task(runtime.requests.end(grace_seconds=0, cut_seconds=ABORT_SECONDS))
         aborts = [asyncio.create_task(session.abort()) for session in list(runtime.sessions)]
-        requests = list(runtime.requests)
-        for request in requests:
-            request.cancel()
-        if aborts or requests:
-            _, late = await asyncio.wait([*aborts, *requests], timeout=ABORT_SECONDS)
+        if aborts:
+            _, late = await asyncio.wait(aborts, timeout=ABORT_SECONDS)
             for task in late:  # a client that never answers the close frame: drop its connection
                 task.cancel()
             await asyncio.gather(*aborts, return_exceptions=True)
+        await requests_cut
         if self._runner is not None:
             await self._runner.shutdown()
             await self._runner.cleanup()

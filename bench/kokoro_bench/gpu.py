@@ -7,7 +7,7 @@ On the GPU machine, first put the CUDA build of ONNX Runtime in place of the CPU
 the driver runs (1.26 for CUDA 12, as the image; a CUDA 13 driver can take the newest):
 ``uv pip install "onnxruntime-gpu[cuda,cudnn]==1.26.0"`` after ``uv pip uninstall onnxruntime``.
 
-The model is the float32 graph rebuilt from the embedded int8 model (kokoro_tools/bench/float_model.py): the
+The model is the float32 graph rebuilt from the embedded int8 model (kokoro_bench/float_model.py): the
 int8 model's integer kernels do not run on the CUDA provider, and no hub download is needed.
 Steps, within about 8 minutes on one GPU:
 1. the float model, built into a scratch folder;

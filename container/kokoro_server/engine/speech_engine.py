@@ -1,9 +1,9 @@
-"""What the server needs of an engine: the contract the Kokoro engine (``engine.Engine``) and the
+"""What the server needs of an engine: the contract the Kokoro engine (``kokoro.Engine``) and the
 deterministic fake (``fake_engine.FakeEngine``) both keep, and how an inference call is interrupted.
 
 A chunk is made in two steps, so that reading text never holds the model: ``prepare`` does all the
 text work (what is said, phonemes, tokens, where each word falls) and ``speak`` runs the model on what
-was prepared. The server prepares the next chunk while the model speaks this one (``utterance``).
+was prepared. The server prepares the next chunk while the model speaks this one (``kokoro_server.serving.utterance``).
 """
 
 from __future__ import annotations

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from kokoro_server.serving.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
+from tests.waiting import HANG_GUARD_SECONDS, wait_until
 
 
 class RunningServer(BackgroundServer):
@@ -19,14 +19,12 @@ def start_server(model_dir: Path, **settings: object) -> RunningServer:
     return RunningServer(settings_from_env(host="127.0.0.1", port=0, model_dir=model_dir, **settings)).start()
 
 
-def wait_until_idle(running: RunningServer, timeout: float = 60.0) -> dict[str, int]:
+def wait_until_idle(running: RunningServer, timeout: float = HANG_GUARD_SECONDS) -> dict[str, int]:
     """Wait for the server to settle after clients leave; return its scheduler counters (a hang guard of
     ``timeout`` seconds: a chunk left to finish takes many seconds on a slow CPU)."""
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def idle() -> dict[str, int] | None:
         stats = running.stats()
-        if not (stats["active_utterances"] or stats["queued_jobs"] or stats["running_jobs"]):
-            return stats
-        if time.monotonic() > deadline:
-            return stats
-        time.sleep(0.05)
+        return None if stats["active_utterances"] or stats["queued_jobs"] or stats["running_jobs"] else stats
+
+    return wait_until(idle, "the server to settle: no utterance admitted, no job queued or running", timeout)

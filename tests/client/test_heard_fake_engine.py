@@ -13,6 +13,7 @@ from kokoro_stream import Speaker, WebSocketTransport
 from kokoro_stream.reply import AudioChunk, Heard
 from tests.fake_server import fake_server
 from tests.speech import run
+from tests.waiting import await_until
 
 SENTENCES = ["Sure, your refund of $42.97 is on its way.", "It should reach your card within 3 to 5 days."]
 TEXT = " ".join(SENTENCES)
@@ -77,8 +78,9 @@ def test_without_a_position_what_was_delivered_counts_and_without_marks_only_who
                 gate.clear()  # the second sentence's synthesis is held
                 await reply.feed(SENTENCES[1].removeprefix("It should"))
                 await reply.end()
-                while engine.calls[-1] != SENTENCES[1]:  # its call waits at the gate
-                    await asyncio.sleep(0.01)
+                await await_until(
+                    lambda: engine.calls[-1] == SENTENCES[1], "the second sentence's call to wait at the gate"
+                )
                 assert first.text == SENTENCES[0]
                 speaker.played(len(first.audio) * MS_PER_BYTE / 2)  # half of it played ...
                 half = await speaker.cancel()

@@ -15,6 +15,7 @@ from livekit.agents.types import USERDATA_TIMED_TRANSCRIPT, APIConnectOptions
 from kokoro_stream import WebSocketTransport
 from kokoro_stream.livekit import TTS
 from tests.speech import run
+from tests.waiting import await_until
 
 FIRST = "Your refund of forty two dollars is on its way. It should reach your account within five days."
 SECOND = "Anything else I can help with?"
@@ -61,12 +62,10 @@ def test_closing_a_stream_after_its_first_audio_cancels_and_the_session_serves_t
             stream.push_text(token)
         stream.end_input()
         first = await anext(aiter(stream))  # the first chunk is out
-        while len(engine.calls) < 2:  # the engine holds the next one
-            await asyncio.sleep(0.01)
+        await await_until(lambda: len(engine.calls) >= 2, "the engine to hold the next chunk")
         session = tts._speaker
         await stream.aclose()  # an interruption: the agent stops speaking
-        while engine.interrupted_calls == 0:  # the server stopped the held synthesis: it was told
-            await asyncio.sleep(0.01)
+        await await_until(lambda: engine.interrupted_calls, "the server to stop the held synthesis: it was told")
         engine.held.set()
         after = [audio async for audio in stream]  # nothing more of the closed stream
         second = tts.stream()

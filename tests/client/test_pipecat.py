@@ -30,6 +30,7 @@ from pipecat.workers.runner import WorkerRunner
 from kokoro_stream import WebSocketTransport
 from kokoro_stream.pipecat import KokoroTTSService
 from tests.speech import run
+from tests.waiting import await_until
 
 FIRST = "Your refund of forty two dollars is on its way. It should reach your account within five days."
 SECOND = "Anything else I can help with?"
@@ -123,8 +124,7 @@ def test_an_interruption_after_the_first_audio_cancels_and_the_next_turn_speaks(
         await worker.queue_frame(TTSSpeakFrame(FIRST))
         await seen.first_audio.wait()  # the first chunk is out; the engine holds the rest
         await worker.queue_frame(InterruptionFrame())
-        while engine.interrupted_calls == 0:  # the server stops the turn's held synthesis: it was told
-            await asyncio.sleep(0.01)
+        await await_until(lambda: engine.interrupted_calls, "the server to stop the turn's held synthesis: it was told")
         seen.stopped.clear()
         seen.down.append(InterruptionFrame())  # a marker: what follows came after the interruption
         engine.held.set()
@@ -157,8 +157,7 @@ def test_a_bad_voice_is_pipecats_error_frame(engine_and_url) -> None:
 
     async def speak(worker: PipelineWorker, seen: Seen) -> None:
         await worker.queue_frame(TTSSpeakFrame(SECOND))
-        while not any(isinstance(f, ErrorFrame) for f in seen.up):
-            await asyncio.sleep(0.02)
+        await await_until(lambda: any(isinstance(f, ErrorFrame) for f in seen.up), "an ErrorFrame upstream")
 
     seen = run(in_pipeline(KokoroTTSService(transport=WebSocketTransport(url), voice="xx_nobody"), speak))
     errors = [f.error for f in seen.up if isinstance(f, ErrorFrame)]

@@ -15,7 +15,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 from kokoro_stream import SpeechError
 from kokoro_stream.sagemaker_bidi_transport import SageMakerBidiTransport, runtime_endpoint
 from tests.speech import run
-from tests.waiting import within
+from tests.waiting import await_until, within
 
 
 def test_an_unknown_data_type_is_an_error_not_a_guess():
@@ -65,8 +65,8 @@ def test_an_event_read_just_before_its_receive_is_canceled_goes_to_the_next_rece
         waiting = asyncio.ensure_future(transport.receive())
         await asyncio.sleep(0.01)  # the read is in flight
         output.released.release()
-        while not output.handed_out:  # the read has its event; the receive has not resumed yet
-            await asyncio.sleep(0)
+        # The read has its event; the receive has not resumed yet: look again at each turn of the loop.
+        await await_until(lambda: output.handed_out, "the read to get its event", poll_seconds=0)
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting

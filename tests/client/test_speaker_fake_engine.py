@@ -16,6 +16,7 @@ from kokoro_stream.transport import Control, Event
 from tests.fake_server import fake_server
 from tests.speech import run
 from tests.tcp_proxy import TcpProxy
+from tests.waiting import await_until
 
 # Long enough that each sentence is several chunks, so a drop can fall inside one.
 SENTENCES = [
@@ -90,8 +91,10 @@ def test_busy_sentences_are_retried_until_admitted_and_come_back_in_order() -> N
             reply = speaker.reply()
             await reply.feed(TEXT)
             await reply.end()
-            while not any(isinstance(m, Error) and m.code == "busy" for m in transport.messages):
-                await asyncio.sleep(0.01)  # the second sentence was refused while the first is held
+            await await_until(
+                lambda: any(isinstance(m, Error) and m.code == "busy" for m in transport.messages),
+                "the second sentence to be refused as busy while the first is held",
+            )
             gate.set()
             audio: dict[str, bytes] = {}
             async for chunk in reply:
@@ -118,8 +121,9 @@ def test_sentences_past_the_sessions_share_wait_on_the_client_and_are_never_refu
             reply = speaker.reply()
             await reply.feed(" ".join(sentences))
             await reply.end()
-            while server.stats()["active_utterances"] < 2:  # the session's share, held at the gate
-                await asyncio.sleep(0.01)
+            await await_until(
+                lambda: server.stats()["active_utterances"] >= 2, "the session's share to be admitted, held at the gate"
+            )
             await asyncio.sleep(0.2)  # time for a third sentence to be sent, were the speaker to send it
             held_at = server.stats()["active_utterances"]
             gate.set()
@@ -142,11 +146,9 @@ def test_a_cancel_while_the_engine_holds_the_first_sentence_delivers_nothing_of_
         async with Speaker(WebSocketTransport(url)) as speaker:
             reply = speaker.reply()
             await reply.feed(TEXT)
-            while not engine.calls:  # the first chunk is in the engine, held at the gate
-                await asyncio.sleep(0.01)
+            await await_until(lambda: engine.calls, "the first chunk to reach the engine, held at the gate")
             await speaker.cancel()
-            while not engine.interrupted_calls:  # the server took the cancel: the held call is stopped
-                await asyncio.sleep(0.01)
+            await await_until(lambda: engine.interrupted_calls, "the server to take the cancel and stop the held call")
             gate.set()
             after = [chunk async for chunk in reply]
             again = await spoken(speaker, "Yes, I am listening.")

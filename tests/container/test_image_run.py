@@ -62,8 +62,8 @@ def container(image: str, embedded_model_dir: Path):
     command = serve_command(image, embedded_model_dir, port, name)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     started = time.monotonic()
-    statuses = ping_statuses(port, process, timeout=HEALTH_CHECK_SECONDS)
     try:
+        statuses = ping_statuses(port, process, timeout=HEALTH_CHECK_SECONDS)  # the container goes, ready or not
         yield {
             "port": port,
             "name": name,

@@ -26,6 +26,7 @@ from tests.fake_server import fake_server
 from tests.local_server import RunningServer
 from tests.speech import run
 from tests.tools.emulated import ENDPOINT, REGION, any_credentials, bidi, by_sentence, runtime, spoken
+from tests.waiting import await_until
 
 BIDI_PATH = f"/endpoints/{ENDPOINT}/invocations-bidirectional-stream"
 
@@ -190,8 +191,9 @@ def test_a_stream_ended_by_its_lifetime_or_idle_time_reconnects_and_speaks_on(li
 
             async def scenario() -> tuple[int, list[Any]]:
                 async with Speaker(bidi(emulator), timeout=20, reconnect_delay=0.05) as speaker:
-                    while speaker.reconnects == 0:  # the service ends the stream under the open session
-                        await asyncio.sleep(0.05)
+                    await await_until(
+                        lambda: speaker.reconnects, "the service to end the stream under the open session"
+                    )
                     return speaker.reconnects, [chunk async for chunk in speaker.speak("After the stream ended.")]
 
             reconnects, chunks = run(asyncio.wait_for(scenario(), timeout=60))

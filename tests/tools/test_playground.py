@@ -25,6 +25,7 @@ from kokoro_stream import WebSocketTransport
 from kokoro_tools.playground import playground_app
 from kokoro_tools.ports import free_port
 from tests.speech import run
+from tests.waiting import await_until
 
 TEXT = "Sure, I can help with that. Your order shipped this morning and should arrive on Thursday."
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -104,12 +105,10 @@ def test_stop_is_barge_in_and_the_next_reply_speaks(chromium, engine_and_url) ->
             await page.fill("#rate", "0")  # all at once
             await page.click("#speak")
             await page.wait_for_function("window.playground.stats.chunks >= 1", timeout=30_000)
-            while len(engine.calls) < 2:  # the first chunk is out; the engine holds the next one
-                await asyncio.sleep(0.01)
+            await await_until(lambda: len(engine.calls) >= 2, "the engine to hold the chunk after the first")
             await page.click("#stop")
             await page.wait_for_function("window.playground.stats.stopped !== null", timeout=30_000)
-            while engine.interrupted_calls == 0:  # the held synthesis was stopped on the server
-                await asyncio.sleep(0.01)
+            await await_until(lambda: engine.interrupted_calls, "the held synthesis to be stopped on the server")
             engine.held.set()
             await asyncio.sleep(0.3)  # room for any audio that should not come
             stopped = await stats(page)

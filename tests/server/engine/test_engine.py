@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ from kokoro_core.chunker import chunk_text
 from kokoro_server.engine.kokoro import SAMPLE_RATE
 from kokoro_server.engine.speech_engine import Interrupted, Interruption, NothingToSpeak
 from tests.speech import plausible_duration
+from tests.waiting import wait_until
 
 # About a full-size chunk (the chunker allows 320 characters): seconds of inference on a CPU.
 LONG_CHUNK = (
@@ -75,8 +75,11 @@ def test_a_call_in_flight_is_interrupted_and_later_calls_under_it_refused(engine
 
     worker = threading.Thread(target=synthesize)
     worker.start()
-    while not interruption.in_flight and worker.is_alive():
-        time.sleep(0.001)
+    wait_until(
+        lambda: interruption.in_flight or not worker.is_alive(),
+        "the inference call to start (or its thread to end)",
+        poll_seconds=0.001,
+    )
     interrupted_before = engine.interrupted_calls
     assert interruption.interrupt() == 1  # the call was running when interrupted
     worker.join()

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import aiohttp
 
 from tests.speech import run
+from tests.waiting import await_until
 
 
 def start(model_dir: Path, port: int, **env: str) -> subprocess.Popen[str]:
@@ -46,21 +45,23 @@ SCHEDULING_ALLOWANCE_SECONDS = 1.0
 
 def ping_statuses(port: int, process: subprocess.Popen[str], timeout: float = READY_HANG_GUARD_SECONDS) -> list[int]:
     """Poll /ping until it answers 200; return every status seen on the way (the last is not 200 if the
-    process exited or the guard ran out)."""
+    process exited first). ``AssertionError`` if neither happens within ``timeout`` seconds."""
 
-    async def poll():
-        seen = []
-        deadline = time.monotonic() + timeout
+    async def poll() -> list[int]:
+        seen: list[int] = []
         async with aiohttp.ClientSession() as session:
-            while time.monotonic() < deadline and process.poll() is None:
+
+            async def ready_or_exited() -> bool:
+                if process.poll() is not None:
+                    return True
                 try:
                     async with session.get(f"http://127.0.0.1:{port}/ping") as response:
                         seen.append(response.status)
-                        if response.status == 200:
-                            return seen
+                        return response.status == 200
                 except aiohttp.ClientConnectionError:
-                    pass
-                await asyncio.sleep(0.02)
+                    return False
+
+            await await_until(ready_or_exited, "/ping to answer 200 (or the server to exit)", timeout)
         return seen
 
     return run(poll())

@@ -13,8 +13,6 @@ import json
 import os
 import socket
 import threading
-import time
-from collections.abc import Callable
 
 import aiohttp
 from websockets.frames import Frame, Opcode
@@ -23,19 +21,13 @@ from kokoro_server.settings import ServerSettings
 from tests.fake_server import fake_server
 from tests.local_server import RunningServer, wait_until_idle
 from tests.speech import receive, run
+from tests.waiting import wait_until
 
 LONG = " ".join(f"Sentence {i} of a long reply that nobody will ever hear." for i in range(10))
 # Minutes of audio: far more than any socket buffers hold, so none of the hog's utterances can finish.
 ENDLESS = LONG * 8
 OTHER = "The other caller is still served."
 DEFAULTS = ServerSettings()
-
-
-def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 def _unread_socket(port: int) -> socket.socket:
@@ -99,14 +91,14 @@ def test_a_websocket_client_that_never_reads_cannot_make_another_callers_request
         for index in range(64):
             hog.sendall(_text_frame({"type": "speak", "id": f"hog-{index}", "text": ENDLESS}))
         most = DEFAULTS.max_session_utterances
-        _wait_for(lambda: server.stats()["active_utterances"] == most, "the hog's utterances to be admitted")
+        wait_until(lambda: server.stats()["active_utterances"] == most, "the hog's utterances to be admitted")
         gate.set()  # its audio flows now, and its writes stall
 
         status, audio_bytes = _post_ok(server.url, OTHER)
         assert status == 200 and audio_bytes > 24_000  # over half a second of 24 kHz 16-bit audio
 
         # Its writes stall, the deadline passes, and the server drops it: every slot comes back.
-        _wait_for(lambda: _sessions(server) == 0, "the hog's session to end")
+        wait_until(lambda: _sessions(server) == 0, "the hog's session to end")
         assert _closed_by_server(hog)
         assert wait_until_idle(server)["active_utterances"] == 0
         hog.close()
@@ -121,8 +113,8 @@ def test_a_post_client_that_never_reads_is_dropped_and_frees_its_slot() -> None:
             + f"Content-Length: {len(body)}\r\n\r\n".encode()
             + body
         )
-        _wait_for(lambda: len(engine.calls) > 0, "the hog's synthesis to start")
-        _wait_for(lambda: server.stats()["active_utterances"] == 0, "the hog to be dropped at its write deadline")
+        wait_until(lambda: len(engine.calls) > 0, "the hog's synthesis to start")
+        wait_until(lambda: server.stats()["active_utterances"] == 0, "the hog to be dropped at its write deadline")
         assert _closed_by_server(hog)
         hog.close()
         # The one slot there is serves the next caller.
@@ -144,7 +136,7 @@ def test_replies_that_pile_up_unread_get_the_client_dropped() -> None:
                 dropped = True
                 break
         assert dropped, "the server kept reading a client that never read its replies"
-        _wait_for(lambda: _sessions(server) == 0, "the flooding session to end")
+        wait_until(lambda: _sessions(server) == 0, "the flooding session to end")
         flood.close()
         assert _post_ok(server.url, OTHER)[0] == 200
 
@@ -153,7 +145,7 @@ def test_a_silent_peer_is_dropped_by_heartbeat() -> None:
     with fake_server(heartbeat_seconds=0.5) as (server, _):
         silent = _open_websocket(server.server.port)  # open (its 101 came after the session was), never pongs
         assert _closed_by_server(silent)  # reading is not answering: only the heartbeat can end it
-        _wait_for(lambda: _sessions(server) == 0, "the heartbeat to drop the silent peer")
+        wait_until(lambda: _sessions(server) == 0, "the heartbeat to drop the silent peer")
         silent.close()
 
 

@@ -7,7 +7,6 @@ The same behaviours are checked on the real model in test_websocket.py and test_
 
 from __future__ import annotations
 
-import asyncio
 import threading
 
 import aiohttp
@@ -16,7 +15,9 @@ import numpy as np
 from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_server.engine.fake_engine import SECONDS_PER_SAID_CHAR, FakeEngine, tone_hz
 from tests.fake_server import fake_server
+from tests.local_server import RunningServer
 from tests.speech import audio_of, connect, receive, run, speak_and_collect, until
+from tests.waiting import await_until
 
 SENTENCES = ["First comes this one.", "Then this sentence.", "And the last one, $5."]
 
@@ -41,17 +42,20 @@ def test_the_fake_engine_is_deterministic_and_says_what_the_voice_would_say() ->
 def test_utterances_are_spoken_in_the_order_sent_each_whole_and_never_interleaved() -> None:
     gate = threading.Event()
 
-    async def scenario(url: str) -> list:
+    async def scenario(server: RunningServer) -> list:
         async with aiohttp.ClientSession() as http:
-            ws = await connect(http, url)
+            ws = await connect(http, server.ws_url)
             for index, text in enumerate(SENTENCES):
                 await ws.send_json({"type": "speak", "id": f"u{index}", "text": text})
-            await asyncio.sleep(0.2)  # all three are queued behind a held engine
+            await await_until(
+                lambda: server.stats()["active_utterances"] == len(SENTENCES),
+                "all three to be queued behind a held engine",
+            )
             gate.set()
             return await until(ws, "done", "u2")
 
     with fake_server(gate) as (server, engine):
-        events = run(scenario(server.ws_url))
+        events = run(scenario(server))
         assert engine.calls == SENTENCES
     order = [(event.type, event.message["id"] if event.message else None) for event in events]
     controls = [item for item in order if item[0] != "audio"]
@@ -71,12 +75,10 @@ def test_cancel_while_synthesizing_interrupts_the_call_and_nothing_of_it_follows
         async with aiohttp.ClientSession() as http:
             ws = await connect(http, url)
             await ws.send_json({"type": "speak", "id": "long", "text": "This one is held in the engine."})
-            while not engine.calls:  # the call is on a worker, waiting at the gate
-                await asyncio.sleep(0.01)
+            await await_until(lambda: engine.calls, "the call to reach a worker, held at the gate")
             await ws.send_json({"type": "cancel"})
             events = await until(ws, "canceled")
-            while not engine.interrupted_calls:  # the held call is stopped, not left to finish
-                await asyncio.sleep(0.01)
+            await await_until(lambda: engine.interrupted_calls, "the held call to be stopped, not left to finish")
             gate.set()
             await ws.send_json({"type": "speak", "id": "next", "text": "Then another."})
             return events + await until(ws, "done", "next")

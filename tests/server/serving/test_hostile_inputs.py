@@ -6,13 +6,13 @@ synthesize correctly, and the server holds nothing for the failed request.
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import aiohttp
 import pytest
 
 from tests.speech import connect, plausible_duration, receive, run, speak_and_collect
+from tests.waiting import await_until
 
 PROBE = "Fine."
 MAX_TEXT = 20_000
@@ -112,12 +112,14 @@ def test_client_that_disconnects_mid_response_cancels_its_work(server, idle_afte
         async with aiohttp.ClientSession() as session:
             async with session.post(f"{server.url}/invocations", json={"text": text}) as response:
                 await response.content.readany()  # first audio arrived; the next chunk goes to a worker
-                while not server.stats()["running_jobs"]:
-                    await asyncio.sleep(0.001)
+                await await_until(
+                    lambda: server.stats()["running_jobs"], "the next chunk's synthesis to start", poll_seconds=0.001
+                )
                 interrupted_before = engine.interrupted_calls
                 response.close()  # hang up
-        while server.stats()["running_jobs"]:
-            await asyncio.sleep(0.001)
+        await await_until(
+            lambda: not server.stats()["running_jobs"], "the hung-up synthesis to stop", poll_seconds=0.001
+        )
         interrupted = engine.interrupted_calls - interrupted_before
         await _probe_http(server.url)
         return interrupted

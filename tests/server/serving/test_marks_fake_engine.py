@@ -5,7 +5,6 @@ are checked in test_marks.py."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import threading
@@ -20,6 +19,7 @@ from kokoro_server.settings import ServerSettings
 from tests.fake_server import FirstChunkOnly, fake_server
 from tests.local_server import RunningServer
 from tests.speech import Event, audio_of, connect, run, until
+from tests.waiting import await_until
 
 # Sentences that the chunk planner, at these limits, makes several chunks of.
 TEXT = "Sure, your refund of $42.97 is on its way. It left at 7:45 a.m. today. Expect it within 3 to 5 days."
@@ -122,8 +122,7 @@ def test_canceled_before_any_audio_has_no_sent_text() -> None:
         async with aiohttp.ClientSession() as http:
             ws = await connect(http, url)
             await ws.send_json({"type": "speak", "id": "u1", "text": TEXT})
-            while not engine.calls:
-                await asyncio.sleep(0.01)
+            await await_until(lambda: engine.calls, "the first chunk to reach the engine, held at the gate")
             await ws.send_json({"type": "cancel", "id": "u1"})
             return (await until(ws, "canceled"))[-1].message
 

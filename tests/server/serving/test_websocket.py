@@ -11,6 +11,7 @@ import websockets
 
 from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
 from tests.speech import audio_of, connect, plausible_duration, receive, run, speak_and_collect, until
+from tests.waiting import await_until
 
 
 def test_ready_then_start_audio_done_in_order(server, idle_after):
@@ -108,13 +109,15 @@ def test_cancel_stops_the_chunk_being_synthesized_so_the_worker_is_free_at_once(
             ws = await connect(session, server.ws_url)
             await ws.send_json({"type": "speak", "id": "long", "text": long_sentence})
             await until(ws, "audio")  # the first chunk is out; the second is being synthesized
-            while not server.stats()["running_jobs"]:
-                await asyncio.sleep(0.001)
+            await await_until(
+                lambda: server.stats()["running_jobs"], "the second chunk's synthesis to start", poll_seconds=0.001
+            )
             interrupted_before = engine.interrupted_calls
             await ws.send_json({"type": "cancel"})
             canceled = await until(ws, "canceled")
-            while server.stats()["running_jobs"]:
-                await asyncio.sleep(0.001)
+            await await_until(
+                lambda: not server.stats()["running_jobs"], "the canceled synthesis to stop", poll_seconds=0.001
+            )
             interrupted = engine.interrupted_calls - interrupted_before
             fresh = await speak_and_collect(ws, "Next question.", "fresh")
             await ws.close()

@@ -110,7 +110,7 @@ class ModelSource(BaseModel):
 
 
 class Settings(BaseModel):
-    """Everything a deployment can vary. See the README's configuration table."""
+    """Everything a deployment can vary. Every key is documented in docs/deploy.md (Configuration)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -32,10 +32,10 @@ def embedded_model_dir() -> Path:
 def engine(embedded_model_dir: Path):
     """The embedded model loaded as the server loads it (KOKORO_ENGINE_SLOWDOWN included), once per run."""
     from kokoro_core.model_cache import verify_directory
-    from kokoro_server.engine.device import load_engine
+    from kokoro_server.engine.device import load_on_device
     from kokoro_server.settings import settings_from_env
 
-    return load_engine(settings_from_env(), embedded_model_dir, verify_directory(embedded_model_dir))[0]
+    return load_on_device(settings_from_env(), embedded_model_dir, verify_directory(embedded_model_dir))[0]
 
 
 @pytest.fixture(scope="session")

@@ -101,13 +101,13 @@ def main() -> None:
     from kokoro_bench.corpus import AGENT_REPLIES, load_replies
     from kokoro_core.model_cache import verify_directory
     from kokoro_core.segmenter import split_sentences
-    from kokoro_server.engine.device import load_engine
+    from kokoro_server.engine.device import load_on_device
     from kokoro_server.engine.embedded_model import model_directory
     from kokoro_server.settings import settings_from_env
     from kokoro_server.text.reading import said_text
 
     model_dir = model_directory()
-    engine = load_engine(settings_from_env(), model_dir, verify_directory(model_dir))[0]
+    engine = load_on_device(settings_from_env(), model_dir, verify_directory(model_dir))[0]
     tokenizer = engine._tokenizer  # the engine's own G2P, so "espeak" is exactly what it says today
     style = engine._voices[VOICE]
     lexicons = misaki_lexicons()

@@ -41,7 +41,7 @@ def engine_rtf(target: Target, texts: list[str]) -> float:
             begun = time.perf_counter()
             samples = target.engine.synthesize(chunk, target.voice).audio
             synth += time.perf_counter() - begun
-            audio += len(samples) / 24000
+            audio += len(samples) / target.engine.sample_rate
     return synth / audio
 
 

@@ -31,7 +31,7 @@ import aiohttp
 
 from kokoro_core.chunker import MAX_CHUNK_CHARS, chunk_text
 from kokoro_core.model_cache import verify_directory
-from kokoro_server.engine.device import load_engine
+from kokoro_server.engine.device import load_on_device
 from kokoro_server.settings import settings_from_env
 from kokoro_tools.ports import free_port, wait_ready
 
@@ -113,7 +113,7 @@ def main() -> None:
             f"[{len(FIRST_SENTENCE)}, {MAX_CHUNK_CHARS}] (the second one the chunker's largest): adjust its sentences"
         )
 
-    engine, _ = load_engine(settings_from_env(), args.model_dir, verify_directory(args.model_dir))
+    engine, _ = load_on_device(settings_from_env(), args.model_dir, verify_directory(args.model_dir))
     engine.warm_up()
     begun = time.perf_counter()
     engine.synthesize(LONG_SENTENCE, "af_heart")

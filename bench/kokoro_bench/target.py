@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from kokoro_core.model_cache import verify_directory
-from kokoro_server.engine.device import load_engine
+from kokoro_server.engine.device import load_on_device
 from kokoro_server.engine.kokoro import Engine
 from kokoro_server.serving.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
 from kokoro_stream.endpoint import Endpoint
-from kokoro_tools.local_runtime import LocalRuntimeClient
 
+from .local_runtime import LocalRuntimeClient
 from .strategies import Target
 
 LOCAL_ENDPOINT = "local"
@@ -26,7 +26,7 @@ def _engine(model_dir: Path | None) -> Engine:
         from kokoro_server.engine.embedded_model import model_directory
 
         model_dir = model_directory()
-    return load_engine(settings_from_env(), model_dir, verify_directory(model_dir))[0]  # as the server's
+    return load_on_device(settings_from_env(), model_dir, verify_directory(model_dir))[0]  # as the server's
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from kokoro_core.markdown import FENCE, spoken_sentence
+from kokoro_core.markdown import CodeFences, spoken_sentence
 from kokoro_core.segmenter import SentenceSegmenter
 from kokoro_core.speakable import has_speech
 
@@ -29,13 +29,13 @@ class SpeechText:
         """``language``: the voice's (``kokoro_core.speakable.language_of``), when known."""
         self._segmenter = SentenceSegmenter()
         self._language = language
-        self._in_code = False
+        self._code = CodeFences()
         self._early = early_first_clause
         self._emitted = 0
 
     def push(self, delta: str) -> list[str]:
         sentences = self._segmenter.push(delta)
-        if self._early and not self._emitted and not sentences and not self._in_code:
+        if self._early and not self._emitted and not sentences and not self._code.inside:
             early = self._early_clause()
             if early:
                 return early
@@ -57,22 +57,9 @@ class SpeechText:
     def _speakable(self, sentences: list[str]) -> list[str]:
         spoken = []
         for sentence in sentences:
-            for piece in self._outside_code(sentence):
+            for piece in self._code.outside(sentence):
                 text = spoken_sentence(piece)
                 if has_speech(text, self._language):
                     spoken.append(text)
         self._emitted += len(spoken)
         return spoken
-
-    def _outside_code(self, sentence: str) -> list[str]:
-        """The parts of ``sentence`` that are not inside a fenced code block."""
-        pieces, position = [], 0
-        for fence in FENCE.finditer(sentence):
-            if not self._in_code:
-                pieces.append(sentence[position : fence.start()])
-            self._in_code = not self._in_code
-            line_end = sentence.find("\n", fence.end())
-            position = len(sentence) if line_end < 0 else line_end + 1  # the fence line names a language
-        if not self._in_code:
-            pieces.append(sentence[position:])
-        return pieces

@@ -29,7 +29,9 @@ class ServerSettings(BaseModel):
     model_dir: Path | None = None
     device: Device = "auto"
     cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"
-    workers: int = Field(0, ge=0, le=64, description="engine worker threads; 0: 4 on a GPU, 1 on CPU")
+    workers: int = Field(
+        0, ge=0, le=64, description="engine worker threads; 0: 4 on a GPU, one per two available cores on a CPU"
+    )
     max_active_utterances: int = Field(64, ge=1, description="utterances admitted at once, queued or playing")
     max_session_utterances: int = Field(
         16, ge=1, description="utterances one WebSocket session may have queued or playing (fair sharing)"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 # A fenced block: from its opening line to its closing fence, or to the end of the text.
 _FENCED_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*(?:\n.*?^[ \t]*\1[ \t]*$|.*\Z)", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`([^`\n]*)`")
@@ -45,6 +45,27 @@ def spoken_from_markdown(text: str) -> str:
     """A markdown text as the words to say: code blocks, marks and URLs gone, line breaks kept (each
     list item or heading stays its own sentence). May return ''."""
     return _spoken(without_code_blocks(text))
+
+
+class CodeFences:
+    """For text that arrives sentence by sentence: which parts lie outside fenced code blocks, a block
+    possibly spanning many sentences (``without_code_blocks`` for a whole text)."""
+
+    def __init__(self) -> None:
+        self.inside = False  # the text so far left a block open
+
+    def outside(self, sentence: str) -> list[str]:
+        """The parts of ``sentence`` outside fenced code blocks, given the sentences before it."""
+        pieces, position = [], 0
+        for fence in _FENCE.finditer(sentence):
+            if not self.inside:
+                pieces.append(sentence[position : fence.start()])
+            self.inside = not self.inside
+            line_end = sentence.find("\n", fence.end())
+            position = len(sentence) if line_end < 0 else line_end + 1  # the fence line names a language
+        if not self.inside:
+            pieces.append(sentence[position:])
+        return pieces
 
 
 def spoken_sentence(sentence: str) -> str:

@@ -1,14 +1,15 @@
-"""Whether a text holds anything a voice can say: the one rule of the client and the server.
+"""What of a text a voice can say, and whether it holds anything: the one rule of the client and the server.
 
-The client skips a sentence with nothing to say instead of sending it; the server refuses such a text
-before any work (``nothing_to_speak``); both ask ``has_speech``. A voice says letters and digits; an
-English voice skips the letters of scripts espeak-ng would read as "<script> letter" (its digits are
-still said); emoji and symbols are never said.
+A voice says letters, digits and punctuation; an English voice skips the letters of scripts espeak-ng
+would read as "<script> letter" (their digits are still said); emoji and symbols are never said
+(``speakable``). The client skips a sentence with nothing to say instead of sending it; the server refuses
+such a text before any work (``nothing_to_speak``); both ask ``has_speech``, which agrees with ``speakable``.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Kokoro voice names start with a letter for the language; espeak-ng speaks each of them.
 LANGUAGES = {
@@ -30,6 +31,8 @@ FOREIGN_TO_ENGLISH = (
     "\u2e80-\u2fdf\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua8e0-\ua8ff"
     "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufb1d-\ufdff\ufe70-\ufeff\uff66-\uffdc\U00020000-\U0003134f"
 )
+_FOREIGN = re.compile(f"[{FOREIGN_TO_ENGLISH}]")
+_INVISIBLE = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # joiners and emoji presentation selectors
 # A letter or digit a voice says (C-speed, so a long text is checked without a loop in Python).
 _SAID_BY_ENGLISH = re.compile(f"(?![{FOREIGN_TO_ENGLISH}])[^\\W_]|(?=[{FOREIGN_TO_ENGLISH}])\\d")
 _SAID = re.compile(r"[^\W_]")
@@ -45,3 +48,17 @@ def has_speech(text: str, language: str | None = None) -> bool:
     voice is not known yet), whether any voice would."""
     said = _SAID_BY_ENGLISH if language is not None and language.startswith("en") else _SAID
     return said.search(text) is not None
+
+
+def speakable(text: str, language: str) -> str:
+    """``text`` without emoji, symbols and (for English) letters of other scripts; control characters
+    become spaces."""
+    english = language.startswith("en")
+    cleaned = (" " if unicodedata.category(c) == "Cc" else c for c in text)
+    return "".join(c for c in cleaned if _kept(c, english))
+
+
+def _kept(char: str, english: bool) -> bool:
+    if char in _INVISIBLE or unicodedata.category(char) in ("So", "Sk", "Cs", "Co", "Cn"):
+        return False
+    return not (english and char.isalpha() and _FOREIGN.match(char))

@@ -229,7 +229,7 @@ def test_unreachable_speech_server_is_a_503_that_names_it(server) -> None:
 def test_local_command_runs_the_agent_end_to_end_and_compares_modes(
     embedded_model_dir, tmp_path, monkeypatch, through_emulator: bool
 ) -> None:
-    """`kokoro-agent local`, the README's one command, with a short scripted answer; with
+    """`kokoro-agent local`, the agent's one local command, with a short scripted answer; with
     `--through-emulator` its speech goes over SageMaker's bidirectional stream, as on AWS."""
     import wave
 

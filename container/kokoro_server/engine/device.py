@@ -74,13 +74,13 @@ def plan_for(settings: ServerSettings, device: RunsOn, note: str = "") -> Plan:
 def engine_options(settings: ServerSettings, plan: Plan) -> EngineOptions:
     device: Device
     if settings.device == "auto" and plan.device == "cuda":
-        device = "auto"  # ONNX Runtime may fall back to the CPU, which load_engine notices; "cuda" would fail
+        device = "auto"  # ONNX Runtime may fall back to the CPU, which load_on_device notices; "cuda" would fail
     else:
         device = plan.device
     return EngineOptions(device, settings.cudnn_conv_algo_search, plan.threads_per_worker, settings.engine_slowdown)
 
 
-def load_engine(settings: ServerSettings, directory: Path, manifest: Manifest) -> tuple[Engine, Plan]:
+def load_on_device(settings: ServerSettings, directory: Path, manifest: Manifest) -> tuple[Engine, Plan]:
     """The engine on the device it really got, and the worker plan for that device."""
     plan = plan_for(settings, wanted_device(settings))
     engine = Engine(directory, manifest, engine_options(settings, plan))

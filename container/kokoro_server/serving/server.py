@@ -20,8 +20,7 @@ from aiohttp import web
 from kokoro_core.lexicon import FILE_NAME as LEXICON_FILE
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, load_lexicon
 from kokoro_core.model_cache import Manifest, verify_directory
-from kokoro_server.engine.device import Plan
-from kokoro_server.engine.device import load_engine as load_on_device
+from kokoro_server.engine.device import Plan, load_on_device
 from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.openai_api.routes import add_openai_routes
 from kokoro_server.settings import ServerSettings, SettingsError, settings_from_env

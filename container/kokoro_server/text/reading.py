@@ -1,44 +1,28 @@
-"""What of a text gets spoken: characters a voice cannot say are removed before G2P.
+"""What of a text gets spoken, and how: normalized, filtered, then read with the lexicon into phonemes.
 
 espeak-ng reads emoji by name ("party popper") and, in English, any Chinese character as
-"Chinese letter"; a voice agent should say neither. Control characters become spaces.
+"Chinese letter"; a voice agent should say neither: such characters are removed before G2P, by the rule
+the client shares (``kokoro_core.speakable``).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, unmasked
 from kokoro_core.segmenter import WIDE_LETTERS
-from kokoro_core.speakable import FOREIGN_TO_ENGLISH
+from kokoro_core.speakable import speakable
 
 from .normalize import normalize
 
-_FOREIGN = re.compile(f"[{FOREIGN_TO_ENGLISH}]")
-_INVISIBLE = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # joiners and emoji presentation selectors
 _WIDE = re.compile(f"[{WIDE_LETTERS}]")
 # A Chinese or Japanese letter is said as a syllable or more, so chunks and pacing count it as WIDE_WEIGHT
 # Latin letters: on the embedded model a Chinese character (zf_xiaobei) lasts as long as 3.7 to 4.3 letters
 # of English (af_heart), a kana about 2.
 WIDE_WEIGHT = 3
-
-
-def _keep(char: str, english: bool) -> bool:
-    category = unicodedata.category(char)
-    if char in _INVISIBLE or category in ("So", "Sk", "Cs", "Co", "Cn"):
-        return False
-    return not (english and char.isalpha() and _FOREIGN.match(char))
-
-
-def speakable(text: str, language: str) -> str:
-    """``text`` without emoji, symbols and (for English) characters of other scripts."""
-    english = language.startswith("en")
-    cleaned = (" " if unicodedata.category(c) == "Cc" else c for c in text)
-    return "".join(c for c in cleaned if _keep(c, english))
 
 
 def said_text(text: str, language: str, normalized: bool = True) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine import device
-from kokoro_server.engine.device import GPU_WORKERS, load_engine, plan_for
+from kokoro_server.engine.device import GPU_WORKERS, load_on_device, plan_for
 from kokoro_server.settings import ServerSettings
 
 
@@ -35,7 +35,9 @@ def test_no_nvidia_driver_means_the_cpu_without_trying_cuda(monkeypatch) -> None
 def test_a_session_that_lands_on_the_cpu_gets_the_cpu_plan(embedded_model_dir, monkeypatch, asked) -> None:
     # As on a GPU host whose driver is too old for CUDA 12: the probe sees a GPU, the session falls back.
     monkeypatch.setattr(device, "wanted_device", lambda settings: "cuda" if settings.device == "auto" else "cpu")
-    engine, plan = load_engine(ServerSettings(device=asked), embedded_model_dir, verify_directory(embedded_model_dir))
+    engine, plan = load_on_device(
+        ServerSettings(device=asked), embedded_model_dir, verify_directory(embedded_model_dir)
+    )
     assert engine.device == plan.device == "cpu"
     assert plan == plan_for(ServerSettings(device=asked), "cpu", plan.note)  # the CPU's plan, not the GPU's
     assert ("driver" in plan.note) == (asked == "auto")  # the fallback says why; a CPU by choice needs no note

@@ -21,7 +21,7 @@ from kokoro_server.text.normalize import normalize
 
 from .server_overhead import emit
 
-CASES = Path("tests/server/normalize_cases.tsv")  # from the repository root
+CASES = Path("tests/server/text/normalize_cases.tsv")  # from the repository root
 
 
 def sentences() -> list[str]:

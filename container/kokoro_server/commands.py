@@ -52,6 +52,7 @@ def normalize_text(
 
     from kokoro_core.lexicon import Lexicon, LexiconError, load_lexicon
     from kokoro_core.speakable import language_of
+    from kokoro_server.text.g2p import G2P
     from kokoro_server.text.reading import said_phonemes, said_shown
 
     try:
@@ -59,10 +60,10 @@ def normalize_text(
     except LexiconError as error:
         raise typer.BadParameter(str(error), param_hint="--lexicon") from None
     language = language_of(voice)
-    tokenizer = Tokenizer() if phonemes else None
+    g2p = G2P((tokenizer := Tokenizer()).phonemize, frozenset(tokenizer.vocab)) if phonemes else None
     lines = sys.stdin.read().splitlines() if text == "-" else text.splitlines() or [""]
     for line in lines:
-        if tokenizer:
-            typer.echo(said_phonemes(line, language, tokenizer.phonemize, lexicon=pronunciations))
+        if g2p:
+            typer.echo(said_phonemes(line, language, g2p, lexicon=pronunciations))
         else:
             typer.echo(said_shown(line, language, lexicon=pronunciations))

@@ -339,6 +339,7 @@ class Ready(_ServerMessage):
     formats: list[str] = Field(default_factory=lambda: list(FORMATS))
     session: str | None = None
     voices: list[str] = Field(default_factory=list)
+    languages: list[str] = Field(default_factory=list)  # what the server reads: a voice of another is refused
     default_voice: str | None = None
     sample_rates: list[int] = Field(default_factory=lambda: list(SAMPLE_RATES))
     max_text_chars: int | None = None

@@ -19,6 +19,9 @@ FLAVORS = ("cpu", "gpu")
 # The distribution that provides the onnxruntime module in each flavor.
 ONNXRUNTIME = {"cpu": "onnxruntime", "gpu": "onnxruntime-gpu"}
 COPIED = ("kokoro_server", "kokoro_core")  # the image copies these packages' source
+DOCKERFILE = SERVER / "Dockerfile"
+JAPANESE = SERVER / "requirements-japanese.txt"  # installed into either flavor unless JAPANESE=0
+READERS = ("misaki.espeak", "misaki.zh", "misaki.cutlet", "jieba", "pypinyin", "cn2an", "fugashi", "unidic_lite")
 
 
 def instructions() -> list[tuple[str, str]]:
@@ -67,7 +70,7 @@ def in_build_context(path: str) -> bool:
 
 
 def test_every_copied_path_is_in_the_build_context_and_not_ignored():
-    assert [argument.split("=")[0] for argument in instruction("ARG")] == ["BASE_IMAGE", "FLAVOR"]
+    assert [argument.split("=")[0] for argument in instruction("ARG")] == ["BASE_IMAGE", "FLAVOR", "JAPANESE"]
     copied = []
     for argument in instruction("COPY"):
         for flavor in FLAVORS:
@@ -88,6 +91,18 @@ def test_dependencies_install_by_hash_before_the_code_is_copied():
     for flavor in FLAVORS:
         compiled = SERVER / f"requirements-{flavor}.txt"
         assert compiled.read_text().count("--hash=sha256:") >= len(requirement_pins(compiled))
+
+
+def test_the_japanese_reader_installs_by_hash_at_the_versions_the_tests_run():
+    """requirements-japanese.txt (left out with --build-arg JAPANESE=0) pins what uv.lock runs, by hash."""
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    locked = {package["name"]: package["version"] for package in lock["package"]}
+    declared = requirement_pins(SERVER / "requirements-japanese.in")
+    assert declared and all(locked[name] == version for name, version in declared.items()), declared
+    compiled = requirement_pins(JAPANESE)
+    assert {name: compiled[name] for name in declared} == declared
+    assert JAPANESE.read_text().count("--hash=sha256:") >= len(compiled)
+    assert "ARG JAPANESE=1" in DOCKERFILE.read_text()
 
 
 def test_image_pins_match_the_versions_the_tests_run():
@@ -116,13 +131,15 @@ def test_every_module_the_server_imports_is_installed_by_the_image():
         for module in pkgutil.walk_packages(kokoro_server.__path__, "kokoro_server.")
         if module.name not in local_only
     ]
+    # The language readers load on first use (kokoro_server/text/g2p.py): import them as the image would too.
+    modules += list(READERS)
     for flavor in FLAVORS:
-        image = requirement_pins(SERVER / f"requirements-{flavor}.txt")
+        image = requirement_pins(SERVER / f"requirements-{flavor}.txt") | requirement_pins(JAPANESE)
 
         def installed(name: str, image: dict[str, str] = image, flavor: str = flavor) -> bool:
             return (ONNXRUNTIME[flavor] if name == "onnxruntime" else name) in image
 
         loaded = imported_in_image(modules, image_modules(installed, COPIED))
-        assert "onnxruntime" in loaded
+        assert "onnxruntime" in loaded and {"jieba", "fugashi", "unidic_lite", "pypinyin"} <= set(loaded)
         other = ONNXRUNTIME["gpu" if flavor == "cpu" else "cpu"]
         assert ONNXRUNTIME[flavor] in image and other not in image

@@ -129,8 +129,12 @@ def test_server_messages_wire_form_matches_the_documented_fields() -> None:
     assert Done(id="u1", audio_ms=700.0, ttfa_ms=None).wire() == {
         "type": "done", "id": "u1", "audio_ms": 700.0, "ttfa_ms": None,
     }  # fmt: skip
-    ready = Ready(session="s-1", sample_rate=24000, voices=["af_heart"], default_voice="af_heart", max_text_chars=9)
+    ready = Ready(
+        session="s-1", sample_rate=24000, voices=["af_heart"], languages=["en-us"], default_voice="af_heart",
+        max_text_chars=9,
+    )  # fmt: skip
     assert set(ready.wire()) == {
-        "type", "session", "sample_rate", "voices", "default_voice", "formats", "sample_rates", "max_text_chars",
+        "type", "session", "sample_rate", "voices", "languages", "default_voice", "formats", "sample_rates",
+        "max_text_chars",
     }  # fmt: skip
     assert "first_chunk_chars" not in Start(id="u", voice="v", sample_rate=8000).wire()

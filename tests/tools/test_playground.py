@@ -121,3 +121,20 @@ def test_stop_is_barge_in_and_the_next_reply_speaks(chromium, engine_and_url) ->
     assert stopped["late"] == 0 and stopped["chunks"] == 1  # nothing of the stopped reply after the stop
     assert isinstance(stopped["stopped"]["heard_ms"], float | int) and stopped["stopped"]["heard_ms"] >= 0
     assert again["chunks"] >= 1 and again["late"] == 0 and not again["errors"]
+
+
+def test_a_voice_of_another_language_swaps_the_sample_but_never_the_users_text(chromium, engine_and_url) -> None:
+    engine, ws_url = engine_and_url
+    engine.held.set()
+
+    async def scenario() -> tuple[str, str, str]:
+        async with opened_page(chromium, ws_url) as page:
+            american = await page.input_value("#text")
+            await page.select_option("#voice", "bf_emma")
+            british = await page.input_value("#text")
+            await page.fill("#text", TEXT)
+            await page.select_option("#voice", "af_heart")
+            return american, british, await page.input_value("#text")
+
+    american, british, written = run(scenario())
+    assert american.startswith("Sure, I can help") and british.startswith("Certainly.") and written == TEXT

@@ -24,7 +24,7 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
-from kokoro_core.speakable import language_of
+from kokoro_core.speakable import LANGUAGES, language_of
 from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import WordPlaces, written_words
 
@@ -75,6 +75,10 @@ class FakeEngine(PrepareThenSpeak):
     @property
     def voices(self) -> tuple[str, ...]:
         return VOICES
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(LANGUAGES.values()))  # it says text, in any language
 
     @property
     def phoneme_symbols(self) -> frozenset[str]:

@@ -34,6 +34,7 @@ from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 from kokoro_core.speakable import language_of
 from kokoro_server.settings import CudnnAlgoSearch, Device
+from kokoro_server.text.g2p import G2P, available_languages
 from kokoro_server.text.reading import VoiceReading, said_phonemes
 from kokoro_server.text.word_timing import (
     Span,
@@ -148,6 +149,7 @@ class Engine(PrepareThenSpeak):
         self._dtypes = input_dtypes(self._session)
         self._tokens_input = "input_ids" if "input_ids" in self._dtypes else "tokens"
         self._tokenizer = Tokenizer(vocab=embedded_vocab(self._session) or DEFAULT_VOCAB)
+        self._g2p = G2P(self._tokenizer.phonemize, frozenset(self._tokenizer.vocab))
         self._voices = {
             name: np.fromfile(model_dir / path, dtype=np.float32).reshape(-1, 1, STYLE_DIM)
             for name, path in sorted(voice_files(manifest.files, manifest.voices).items())
@@ -167,6 +169,11 @@ class Engine(PrepareThenSpeak):
         return frozenset(self._tokenizer.vocab)
 
     @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages this installation reads (``text.g2p``): a voice of another is refused."""
+        return available_languages()
+
+    @property
     def device(self) -> RunsOn:
         return "cuda" if self.providers[0] == "CUDAExecutionProvider" else "cpu"
 
@@ -184,7 +191,7 @@ class Engine(PrepareThenSpeak):
         ``lexicon`` entries go first: respellings are read as text, phonemes are taken as written.
         """
         language = language_of(voice)
-        phonemes = said_phonemes(text, language, self._tokenizer.phonemize, normalized, lexicon)
+        phonemes = said_phonemes(text, language, self._g2p, normalized, lexicon)
         if not phonemes.strip(" .,;:!?—…\"'()"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
         return phonemes
@@ -205,7 +212,7 @@ class Engine(PrepareThenSpeak):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
         language = language_of(voice)
         words = written_words(text, VoiceReading(language, normalized, lexicon))
-        alone = partial(phonemes_alone, g2p=partial(self._tokenizer.phonemize, lang=language))
+        alone = partial(phonemes_alone, g2p=partial(self._g2p, language=language))
         return PreparedChunk(text, voice, phonemes, pieces, place_words(words, phonemes.split(), alone))
 
     def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:

@@ -133,6 +133,11 @@ class SpeechEngine(Protocol):
     def voices(self) -> tuple[str, ...]: ...
 
     @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages (``kokoro_core.speakable.LANGUAGES`` values) this engine reads."""
+        ...
+
+    @property
     def phoneme_symbols(self) -> frozenset[str]:
         """The phoneme symbols the model reads (a lexicon's phonemes must use only these)."""
         ...

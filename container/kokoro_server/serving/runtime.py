@@ -10,7 +10,8 @@ from typing import Literal, Protocol
 from kokoro_core.lexicon import Lexicon
 from kokoro_core.markdown import spoken_from_markdown
 from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
-from kokoro_core.protocol import ProtocolError, Speak, SpeakRequest
+from kokoro_core.protocol import Configure, ProtocolError, Speak, SpeakRequest
+from kokoro_core.speakable import language_of
 from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.settings import ServerSettings
 
@@ -65,13 +66,25 @@ class Runtime:
         assert self.engine is not None
         # Markdown is read as words on every route (kokoro_core.markdown): linear passes, bounded by the length check.
         text = spoken_from_markdown(check_text_length(request.text, self.settings.max_text_chars))
-        options = resolve_options(request, defaults, self.engine.voices, self.engine.phoneme_symbols)
+        options = self.resolve(request, defaults)
         check_speakable(text, options.voice)
         try:
             ticket = self.scheduler.admit()
         except Busy as error:
             raise ProtocolError("busy", str(error)) from None
         return Utterance(utterance_id, session_id, text, options, ticket, first_chunk=first_chunk)
+
+    def resolve(self, fields: Speak | SpeakRequest | Configure, defaults: SpeechOptions) -> SpeechOptions:
+        """``fields`` over ``defaults``, checked against this server's voices and the languages it reads."""
+        assert self.engine is not None
+        options = resolve_options(fields, defaults, self.engine.voices, self.engine.phoneme_symbols)
+        if fields.voice is not None and (language := language_of(options.voice)) not in self.engine.languages:
+            raise ProtocolError(
+                "unknown_voice",
+                f"voice {options.voice!r} speaks {language}, which this server cannot read (it was installed or "
+                f"built without it); it reads: {', '.join(self.engine.languages)}",
+            )
+        return options
 
     def default_options(self) -> SpeechOptions:
         assert self.engine is not None

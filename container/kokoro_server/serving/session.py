@@ -24,7 +24,7 @@ from aiohttp import WSMsgType, web
 
 from kokoro_core.audio_format import FORMATS, SAMPLE_RATES
 from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
-from kokoro_core.options import check_first_chunk_chars, resolve_options
+from kokoro_core.options import check_first_chunk_chars
 from kokoro_core.protocol import (
     Cancel,
     Canceled,
@@ -82,6 +82,7 @@ class Session:
             session=self.id,
             sample_rate=engine.sample_rate,
             voices=list(engine.voices),
+            languages=list(engine.languages),
             default_voice=engine.default_voice,
             formats=list(FORMATS),
             sample_rates=list(SAMPLE_RATES),
@@ -125,7 +126,7 @@ class Session:
     def _on_configure(self, message: Configure) -> None:
         engine = self._runtime.engine
         assert engine is not None
-        self._defaults = resolve_options(message, self._defaults, engine.voices, engine.phoneme_symbols)
+        self._defaults = self._runtime.resolve(message, self._defaults)
         self._post("message", Configured(**self._defaults.described()))
 
     def _on_speak(self, message: Speak) -> None:

@@ -18,6 +18,26 @@ function status(text, error = false) {
   $("status").className = error ? "error" : "";
 }
 
+// A sample reply in each voice's language (a voice's first letter names it): picking a voice of another
+// language swaps the sample, never text the user wrote.
+const SAMPLES = {
+  a: "Sure, I can help with that. Your order shipped this morning and should arrive on Thursday. Is there anything else I can do for you?",
+  b: "Certainly. Your parcel left our warehouse this morning and should arrive on Thursday. Is there anything else I can help with?",
+  e: "Claro, con gusto le ayudo. Su pedido salió esta mañana y llegará el jueves. ¿Hay algo más en lo que pueda ayudarle?",
+  f: "Bien sûr, je peux vous aider. Votre commande est partie ce matin et arrivera jeudi. Puis-je faire autre chose pour vous ?",
+  h: "ज़रूर, मैं आपकी मदद कर सकती हूँ। आपका ऑर्डर आज सुबह भेज दिया गया है और गुरुवार तक पहुँच जाएगा।",
+  i: "Certo, posso aiutarla. Il suo ordine è partito stamattina e arriverà giovedì. Posso fare altro per lei?",
+  j: "かしこまりました。ご注文の品物は今朝発送され、木曜日に届く予定です。ほかにご用件はございますか？",
+  p: "Claro, posso ajudar. Seu pedido saiu hoje de manhã e deve chegar na quinta-feira. Posso ajudar em mais alguma coisa?",
+  z: "好的，我可以帮您。您的订单今天上午已经发出，预计星期四送达。还有什么可以帮您的吗？",
+};
+
+function sampleForVoice() {
+  const text = $("text");
+  const sample = SAMPLES[$("voice").value[0]];
+  if (sample && Object.values(SAMPLES).includes(text.value.trim())) text.value = sample;
+}
+
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/session`);
   ws.binaryType = "arraybuffer";
@@ -31,6 +51,7 @@ function onMessage(message) {
     case "ready":
       state.sampleRate = message.sample_rate;
       for (const voice of message.voices) $("voice").add(new Option(voice, voice, voice === "af_heart", voice === "af_heart"));
+      $("voice").onchange = sampleForVoice;
       $("speak").disabled = false;
       status("ready");
       break;

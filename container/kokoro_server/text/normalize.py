@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from functools import partial
 
 from . import spoken
+from .normalize_romance import normalize_romance
 from .normalize_words import (
     ABBREVIATIONS,
     BRITISH_SPELLINGS,
@@ -440,9 +441,11 @@ RULES: list[Rule] = [
 
 
 def normalize(text: str, language: str = "en-us") -> str:
-    """``text`` as it will be said by a voice of ``language``; languages other than English pass through."""
+    """``text`` as it will be said by a voice of ``language``: English by the rules here, Spanish, French,
+    Italian and Portuguese numbers by ``normalize_romance``; other languages pass through (their readers
+    say their own numbers)."""
     if not language.startswith("en"):
-        return text
+        return normalize_romance(text, language)
     british = language == "en-gb"
     for pattern, say in RULES:
         text = pattern.sub(partial(_say_or_keep, say, british), text)

@@ -93,8 +93,11 @@ def test_british_voices_say_dates_day_first_and_hundreds_with_and() -> None:
     )
 
 
-def test_other_languages_pass_through() -> None:
-    assert normalize("Son las 3:30, cuesta 5 €.", "es") == "Son las 3:30, cuesta 5 €."
+def test_other_languages_have_their_own_rules_or_pass_through() -> None:
+    # Spanish, French, Italian and Portuguese numbers: test_normalize_romance.py; the rest pass through.
+    assert normalize("Son las 3:30, cuesta 5 €.", "es") == "Son las tres y treinta, cuesta cinco euros."
+    assert normalize("मेरा नंबर 42 है।", "hi") == "मेरा नंबर 42 है।"
+    assert normalize("価格は3万円です。", "ja") == "価格は3万円です。"  # its reader says its numbers
 
 
 _PLAIN_WORDS = st.lists(

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pysubs2
 
+from kokoro_core.segmenter import join_words
+
 from .reply import AudioChunk, ReplyClock
 
 LINE_CHARS = 42
@@ -50,12 +52,12 @@ def cues(words: Iterable[TimedText]) -> list[TimedText]:
     for word in words:
         if grouped:
             cue, lines = grouped[-1]
-            ended = cue[-1].text.endswith((".", "!", "?", "…"))
+            ended = cue[-1].text.endswith((".", "!", "?", "…", "。", "！", "？"))
             paused = word.start_ms - cue[-1].end_ms >= PAUSE_MS
             if not ended and not paused and word.end_ms - cue[0].start_ms <= CUE_MS:
-                if len(f"{lines[-1]} {word.text}") <= LINE_CHARS:
+                if len(line := join_words((lines[-1], word.text))) <= LINE_CHARS:  # no spaces in Chinese
                     cue.append(word)
-                    lines[-1] = f"{lines[-1]} {word.text}"
+                    lines[-1] = line
                     continue
                 if len(lines) < 2:
                     cue.append(word)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.markdown import spoken_sentence
 from kokoro_core.protocol import Word
+from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech
 
 from .speech_text import SpeechText
@@ -79,7 +80,7 @@ class Heard:
 
     @property
     def text(self) -> str:
-        return " ".join(utterance.heard_text for utterance in self.utterances if utterance.heard_text)
+        return join_words(utterance.heard_text for utterance in self.utterances if utterance.heard_text)
 
     @property
     def heard_ms(self) -> float:
@@ -105,7 +106,7 @@ class _Spoken:
         if whole:
             text = self.text
         else:
-            text = " ".join(word.text for word in self.words if word.end_ms <= heard_ms)
+            text = join_words(word.text for word in self.words if word.end_ms <= heard_ms)
         return HeardUtterance(utterance_id, self.text, text, round(heard_ms, 1), round(self.audio_ms, 1))
 
 

@@ -228,3 +228,18 @@ def sentences_from_stream(tokens: Iterable[str], max_chars: int = MAX_SENTENCE_C
     for token in tokens:
         yield from segmenter.push(token)
     yield from segmenter.flush()
+
+
+# A character of a script written without spaces (letters, and its punctuation: ，、。！？「」…).
+_UNSPACED = re.compile(f"[{WIDE_LETTERS}\u3000-\u303f\uff01-\uff65]")
+
+
+def join_words(words: Iterable[str]) -> str:
+    """Words (a reply's heard words, a word mark's) back into text as the script writes it: a space
+    between words, none where either side is Chinese or Japanese ("您好，感谢您", "我用iPhone打电话")."""
+    text = ""
+    for word in words:
+        if text and not (_UNSPACED.match(word[:1]) or _UNSPACED.match(text[-1])):
+            text += " "
+        text += word
+    return text

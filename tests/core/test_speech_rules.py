@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kokoro_core.markdown import spoken_from_markdown, spoken_sentence
+from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech, language_of
 
 
@@ -79,3 +80,16 @@ def test_has_speech_is_the_voices_rule(text: str, voice: str, has: bool) -> None
 def test_with_no_voice_known_any_letter_counts() -> None:
     assert has_speech("你好") and not has_speech("🎉 --- !")
     assert language_of("zf_xiaobei") == "cmn" and language_of("unknown") == "en-us"
+
+
+@pytest.mark.parametrize(
+    ("words", "text"),
+    [
+        (["Your", "refund", "is", "here."], "Your refund is here."),
+        (["您好，", "感谢您", "联系", "我们。"], "您好，感谢您联系我们。"),
+        (["我用", "iPhone", "打电话，"], "我用iPhone打电话，"),
+        (["ご", "注文", "の", "品物"], "ご注文の品物"),
+    ],
+)
+def test_heard_words_join_as_their_script_writes_them(words: list[str], text: str) -> None:
+    assert join_words(words) == text

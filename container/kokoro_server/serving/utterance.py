@@ -18,6 +18,7 @@ from functools import partial
 from kokoro_core.audio_format import wav_header
 from kokoro_core.options import SpeechOptions
 from kokoro_core.protocol import ProtocolError, Word
+from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech, language_of
 from kokoro_server.engine.speech_engine import Interruption, NothingToSpeak, PreparedChunk, SpeechEngine
 from kokoro_server.text.reading import VoiceReading
@@ -51,7 +52,7 @@ class Utterance:
     @property
     def sent_text(self) -> str:
         """The written words whose audio has all been sent."""
-        return " ".join(word.text for word in self.words if word.end_ms <= self.audio_ms)
+        return join_words(word.text for word in self.words if word.end_ms <= self.audio_ms)
 
     def sent(self, audio_bytes: int) -> None:
         if self.first_audio_at is None and audio_bytes:

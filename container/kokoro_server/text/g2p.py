@@ -123,3 +123,45 @@ class _OneLine:
     def phonemize(self, texts: list[str], **options: Any) -> list[str]:
         lines = self._backend.phonemize(texts, **options)
         return [" ".join(line.strip() for line in lines if line.strip())] if lines else lines
+
+
+_WORD_CHARACTER = re.compile(r"[^\W_]")
+
+
+def words_of(text: str, language: str) -> list[str] | None:
+    """``text``'s words for a language written without spaces (Chinese: jieba's; Japanese: fugashi's on
+    unidic-lite), punctuation kept with the word before it; ``None`` for the other languages, whose words
+    are what whitespace separates."""
+    if language not in (CHINESE, JAPANESE) or not installed(language):
+        return None
+    with _segmenting:
+        pieces = _segmenter(language)(text)
+    words: list[str] = []
+    for piece in pieces:
+        piece = piece.strip()
+        if not piece:
+            continue
+        if words and not _WORD_CHARACTER.search(piece):
+            words[-1] += piece  # "，" or "。" belongs to the word it ends
+        else:
+            words.append(piece)
+    return words
+
+
+_segmenting = threading.Lock()
+_segmenters: dict[str, Callable[[str], list[str]]] = {}
+
+
+def _segmenter(language: str) -> Callable[[str], list[str]]:
+    if language not in _segmenters:
+        if language == CHINESE:
+            import jieba
+
+            jieba.setLogLevel(logging.WARNING)
+            _segmenters[language] = jieba.lcut
+        else:
+            from fugashi import Tagger
+
+            tagger = Tagger()
+            _segmenters[language] = lambda text: [word.surface for word in tagger(text)]
+    return _segmenters[language]

@@ -2,7 +2,8 @@
 
 Three texts are involved, and this maps each to the next:
 
-- **written words**: the chunk as the client sent it, split at whitespace, with punctuation attached
+- **written words**: the chunk as the client sent it, split at whitespace (Chinese and Japanese, written
+  without spaces, into jieba's and fugashi's words: ``g2p.words_of``), with punctuation attached
   ("$42.97," is one word). A written word that says nothing (a lone "—", an emoji) joins the word
   before it, and words the normalizer reads only together ("3 p.m.") stay one.
 - **said words**: what the voice says for them (``VoiceReading.said``: "forty-two dollars and
@@ -26,6 +27,7 @@ from itertools import accumulate
 
 import numpy as np
 
+from .g2p import words_of
 from .reading import VoiceReading
 
 _PUNCTUATION = " .,;:!?—…\"'()-–“”«»¡¿/"
@@ -60,7 +62,7 @@ def _bare(words: Sequence[str]) -> list[str]:
 def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
     """``text``'s written words with what is said for each; their said words, in order, are what is said
     for ``text``."""
-    tokens = text.split()
+    tokens = words_of(text, reading.language) or text.split()
     said = reading.said(" ".join(tokens)).split()
     alone = [reading.said(token).split() for token in tokens]
     if _bare([word for words in alone for word in words]) == _bare(said):

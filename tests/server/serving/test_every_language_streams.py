@@ -109,6 +109,9 @@ def test_a_reply_without_spaces_streams_in_chunks_over_the_session(server: Runni
     assert pending_at_first, "the first audio came only once the whole reply was synthesized"
     said = [word for chunk in marked for word in chunk]  # each chunk's words, in order, nothing left out
     assert all(marked) and "".join("".join(said).split()) in "".join(text.split())
+    if reply in ("chinese", "japanese"):  # per word (jieba's, fugashi's), not per clause
+        clause_ends = sum(1 for word in said if word[-1] in "，。、！？")
+        assert len(said) >= 3 * clause_ends, said
     assert plausible_duration("Still here.", len(goes_on) / 48_000)
 
 

@@ -17,7 +17,7 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 from kokoro_onnx.tokenizer import Tokenizer
 
 from kokoro_core.speakable import language_of
-from kokoro_server.text.g2p import CHINESE, G2P, JAPANESE, LanguageUnavailable, available_languages
+from kokoro_server.text.g2p import CHINESE, G2P, JAPANESE, LanguageUnavailable, available_languages, words_of
 from kokoro_server.text.reading import said_phonemes
 
 SENTENCES = {
@@ -71,6 +71,12 @@ def test_a_number_with_a_dot_is_read_whole(g2p: G2P) -> None:
 def test_tones_and_pitch_marks_reach_the_model(g2p: G2P) -> None:
     assert set("↓↗↘→") & set(g2p("你好，今天天气很好。", CHINESE))
     assert "ɴ" in g2p("公園を散歩しましょう。", JAPANESE)
+
+
+def test_chinese_and_japanese_are_cut_into_words_with_their_punctuation() -> None:
+    assert words_of("您好，感谢您联系我们。", CHINESE) == ["您好，", "感谢您", "联系", "我们。"]
+    assert words_of("ご注文の品物は発送されました。", JAPANESE)[:4] == ["ご", "注文", "の", "品物"]
+    assert words_of("Hello there.", "en-us") is None and words_of("Hola.", "es") is None
 
 
 def test_this_installation_reads_every_kokoro_language() -> None:

@@ -19,6 +19,7 @@ from functools import partial
 
 from . import spoken
 from .normalize_romance import normalize_romance
+from .normalize_signs import normalize_signs
 from .normalize_words import (
     ABBREVIATIONS,
     BRITISH_SPELLINGS,
@@ -442,10 +443,10 @@ RULES: list[Rule] = [
 
 def normalize(text: str, language: str = "en-us") -> str:
     """``text`` as it will be said by a voice of ``language``: English by the rules here, Spanish, French,
-    Italian and Portuguese numbers by ``normalize_romance``; other languages pass through (their readers
-    say their own numbers)."""
+    Italian and Portuguese numbers by ``normalize_romance``; Hindi and Japanese signs by ``normalize_signs``
+    (their readers say their own numbers); Chinese passes through (its reader says numbers and signs)."""
     if not language.startswith("en"):
-        return normalize_romance(text, language)
+        return normalize_signs(normalize_romance(text, language), language)
     british = language == "en-gb"
     for pattern, say in RULES:
         text = pattern.sub(partial(_say_or_keep, say, british), text)

@@ -98,6 +98,7 @@ def test_other_languages_have_their_own_rules_or_pass_through() -> None:
     assert normalize("Son las 3:30, cuesta 5 €.", "es") == "Son las tres y treinta, cuesta cinco euros."
     assert normalize("मेरा नंबर 42 है।", "hi") == "मेरा नंबर 42 है।"
     assert normalize("価格は3万円です。", "ja") == "価格は3万円です。"  # its reader says its numbers
+    assert normalize("割引は50%です。", "ja") == "割引は50パーセントです。"  # but not "%": normalize_signs
 
 
 _PLAIN_WORDS = st.lists(

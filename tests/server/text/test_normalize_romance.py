@@ -39,8 +39,14 @@ def test_numbers_are_said_in_the_voices_language(language: str, written: str, sa
     assert normalize(said, language) == said  # twice changes nothing
 
 
-def test_other_languages_and_long_numbers_stay_as_written() -> None:
-    assert normalize("मेरा नंबर 42 है।", "hi") == "मेरा नंबर 42 है।"  # Hindi: espeak-ng says its numbers
+def test_hindi_and_japanese_signs_are_words_and_their_readers_say_the_numbers() -> None:
+    assert normalize("मेरा नंबर 42 है।", "hi") == "मेरा नंबर 42 है।"  # espeak-ng says Hindi's numbers
+    assert normalize("कीमत ₹500 है, 10% छूट।", "hi") == "कीमत 500 रुपये है, 10 प्रतिशत छूट।"
+    assert normalize("割引は50%です。¥3000です。", "ja") == "割引は50パーセントです。3000円です。"
+    assert normalize("折扣50%。", "cmn") == "折扣50%。"  # the Mandarin reader says it: 百分之五十
+
+
+def test_long_numbers_stay_as_written() -> None:
     assert normalize("Cuenta 1234567890123456789.", "es") == "Cuenta 1234567890123456789."
     assert normalize("Tengo 3 500 gatos.", "es") == "Tengo 3 500 gatos."  # a space groups thousands only in French
 

@@ -8,7 +8,9 @@
 - Japanese: misaki's cutlet reader (fugashi on unidic-lite, numbers in kana), not pyopenjtalk.
 
 In Chinese and Japanese text, a run of Latin letters (a product name, an English word) is read by the
-English G2P: neither reader says Latin letters. Each reader is created on first use, so a server that
+English G2P: neither reader says Latin letters. In the espeak-ng languages, a brand written in camel case
+(iPhone, YouTube) is read in English too; other English words are left to espeak-ng, which says the ones
+its dictionaries know as English ("weekend") in English. Each reader is created on first use, so a server that
 speaks only English loads none of them; Chinese and Japanese need the ``chinese`` and ``japanese``
 extras (``languages`` says which this installation has). Every dictionary comes in a wheel: nothing
 downloads. Readers are not thread-safe, so each is used under its own lock.
@@ -32,6 +34,9 @@ JAPANESE = "ja"
 # What each language needs beyond the server's own dependencies (the extras of kokoro-server).
 EXTRAS = {CHINESE: ("jieba", "pypinyin", "cn2an", "ordered_set"), JAPANESE: ("fugashi", "unidic_lite", "mojimoji")}
 EXTRA_NAMES = {CHINESE: "chinese", JAPANESE: "japanese"}
+# A brand written in camel case (iPhone, YouTube, WhatsApp, PlayStation): never a word of the espeak-ng
+# languages, so read in English rather than spelled by their rules.
+_CAMEL_CASE = re.compile(r"\b[a-z]*[A-Z]?[a-z]+[A-Z][A-Za-z]*\b")
 _LATIN_RUN = re.compile(r"[A-Za-z](?:[A-Za-z'’.\-]*[A-Za-z])?(?:\s+[A-Za-z](?:[A-Za-z'’.\-]*[A-Za-z])?)*")
 
 
@@ -62,14 +67,13 @@ class G2P:
     def __call__(self, text: str, language: str) -> str:
         if language in ENGLISH or language not in (*ESPEAK, CHINESE, JAPANESE):
             return self._english(text, language if language in ENGLISH else "en-us")
-        if language in ESPEAK:
-            return self._read(language, text)
-        return " ".join(part for part in self._mixed(text, language) if part)
+        english = _CAMEL_CASE if language in ESPEAK else _LATIN_RUN
+        return " ".join(part for part in self._mixed(text, language, english) if part)
 
-    def _mixed(self, text: str, language: str) -> list[str]:
-        """Chinese or Japanese with Latin runs read as English."""
+    def _mixed(self, text: str, language: str, english: re.Pattern[str]) -> list[str]:
+        """``text`` in ``language``, with what ``english`` finds read in English."""
         parts, position = [], 0
-        for latin in _LATIN_RUN.finditer(text):
+        for latin in english.finditer(text):
             parts.append(self._read(language, text[position : latin.start()]))
             parts.append(self._english(latin.group(), "en-us"))
             position = latin.end()

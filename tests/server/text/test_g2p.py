@@ -63,6 +63,11 @@ def test_latin_words_in_chinese_and_japanese_are_read_in_english(g2p: G2P) -> No
     assert "iPhone" not in g2p("我用iPhone打电话。", CHINESE)
 
 
+@pytest.mark.parametrize("language", ["es", "fr-fr", "it", "pt-br"])
+def test_a_camel_case_brand_in_an_espeak_language_is_read_in_english(g2p: G2P, language: str) -> None:
+    assert g2p("iPhone", "en-us") in g2p("Compré un iPhone ayer.", language)
+
+
 def test_a_number_with_a_dot_is_read_whole(g2p: G2P) -> None:
     """espeak-ng cuts "3.5" in two; both halves are said (the reader keeps only the first)."""
     assert "ˈoɪ" in g2p("Vale 3.5 euros hoy.", "es")  # "hoy", after the number

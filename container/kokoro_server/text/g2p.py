@@ -23,6 +23,7 @@ import logging
 import re
 import threading
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 English = Callable[[str, str], str]  # (text, "en-us" | "en-gb") -> phonemes
@@ -44,6 +45,7 @@ class LanguageUnavailable(RuntimeError):
     """The language's reader is not installed (an image or an installation built without it)."""
 
 
+@cache  # asked on every admission and every Chinese or Japanese chunk; the installation does not change
 def installed(language: str) -> bool:
     """Whether this installation can read ``language``."""
     return all(importlib.util.find_spec(module) is not None for module in EXTRAS.get(language, ()))

@@ -11,11 +11,12 @@ from .audio_format import DEFAULT_RATES, AudioFormat
 from .lexicon import MAX_ENTRIES, NO_LEXICON, Lexicon, LexiconError, parse_lexicon
 from .protocol import ProtocolError, SpeechOptionFields
 from .validation import shown
+from .voices import VoiceError, parse_voice
 
 
 @dataclass(frozen=True)
 class SpeechOptions:
-    voice: str
+    voice: str  # a voice name, or a blend in its canonical form (kokoro_core.voices)
     speed: float
     format: AudioFormat
     normalize: bool = True  # amounts, dates, times, numbers and codes said in words
@@ -44,15 +45,17 @@ def resolve_options(
 ) -> SpeechOptions:
     """Apply the option fields given in ``fields`` on top of ``defaults``.
 
+    ``voices``: the voices this server has; a voice may name one or blend several (``kokoro_core.voices``).
+
     ``phonemes``: the symbols the model reads, which a lexicon's phoneme entries must keep to.
     """
     options = defaults
     if fields.voice is not None:
-        if fields.voice not in voices:
-            raise ProtocolError(
-                "unknown_voice", f"voice {shown(fields.voice)} unknown; choose one of: {', '.join(voices)}"
-            )
-        options = replace(options, voice=fields.voice)
+        try:
+            blend = parse_voice(fields.voice, voices)
+        except VoiceError as error:
+            raise ProtocolError("unknown_voice", str(error)) from None
+        options = replace(options, voice=blend.canonical)
     if fields.speed is not None:
         options = replace(options, speed=fields.speed)
     if fields.normalize is not None:

@@ -3,8 +3,8 @@ scheduling, routes, clients) and for trying a client against ``KOKORO_ENGINE=fak
 
 It keeps the engine contract (``speech_engine.SpeechEngine``) with the real text pipeline (what a
 voice says, normalization and lexicon included) and makes audio from what is said: a tone whose
-pitch identifies the text, as long as the text would take to say, with its words spread over it in
-proportion to what is said for each. The same input always gives the
+pitch identifies the text (and the blend saying it, for a blend of its voices), as long as the text
+would take to say, with its words spread over it in proportion to what is said for each. The same input always gives the
 same bytes, so a test can tell whose audio it got and whether any went missing or came twice.
 
 Timing is the test's to control, never the machine's: a call takes ``real_time_factor`` times its
@@ -25,6 +25,7 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.speakable import LANGUAGES, language_of
+from kokoro_core.voices import parse_voice
 from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import WordPlaces, written_words
 
@@ -45,9 +46,10 @@ SECONDS_PER_SAID_CHAR = 0.06  # about Kokoro's pace at speed 1
 PHONEME_SYMBOLS = frozenset(DEFAULT_VOCAB)
 
 
-def tone_hz(said: str) -> float:
-    """The pitch that identifies a said text: 200 to 800 Hz, from a checksum of it."""
-    return 200.0 + zlib.crc32(said.encode()) % 600
+def tone_hz(said: str, blend: str | None = None) -> float:
+    """The pitch that identifies a said text: 200 to 800 Hz, from a checksum of it; ``blend`` (a blend's
+    canonical form) gives it another pitch, so a test hears which blend said it."""
+    return 200.0 + zlib.crc32(said.encode() if blend is None else f"{blend}|{said}".encode()) % 600
 
 
 class FakeEngine(PrepareThenSpeak):
@@ -98,6 +100,7 @@ class FakeEngine(PrepareThenSpeak):
         return PreparedChunk(text, voice, said, (), WordPlaces(tuple(written_words(text, reading)), 0, None))
 
     def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        blend = parse_voice(chunk.voice, VOICES)  # as the Kokoro engine, refuses a voice it has not
         with self._lock:
             self.calls.append(chunk.text)
         seconds = SECONDS_PER_SAID_CHAR * len(chunk.said) / speed
@@ -114,7 +117,9 @@ class FakeEngine(PrepareThenSpeak):
                 self.interrupted_calls += 1
             raise
         samples = np.arange(round(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE
-        audio = (0.3 * np.sin(2 * np.pi * tone_hz(chunk.said) * samples)).astype(np.float32)
+        audio = (
+            0.3 * np.sin(2 * np.pi * tone_hz(chunk.said, blend.canonical if blend.is_blend else None) * samples)
+        ).astype(np.float32)
         return Speech(audio, tuple(chunk.words.timed((), len(audio))))
 
     def stop(self) -> int:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -33,6 +34,7 @@ from kokoro_onnx.tokenizer import Tokenizer
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 from kokoro_core.speakable import language_of
+from kokoro_core.voices import parse_voice
 from kokoro_server.settings import CudnnAlgoSearch, Device
 from kokoro_server.text.g2p import G2P, available_languages
 from kokoro_server.text.reading import VoiceReading, said_phonemes
@@ -68,6 +70,8 @@ FADE_SECONDS = 0.004
 SILENCE_LEVEL = 0.003
 KEEP_LEADING_SECONDS = 0.06
 KEEP_TRAILING_SECONDS = 0.2
+# Blends mixed and kept (each 510 × 256 float32, about 0.5 MB): a session's blend is mixed once, not per chunk.
+BLEND_CACHE_SIZE = 32
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,48 @@ def _sleep_unless_terminated(run: ort.RunOptions, seconds: float) -> None:
         time.sleep(min(left, 0.01))
 
 
+class VoiceStyles:
+    """Each voice's style vectors (one 256-vector per input length), a blend's mixed from its voices'
+    (the weighted sum, ``kokoro_core.voices``) on first use and kept, the least recently used dropped
+    past ``capacity``. Thread-safe: every engine worker asks for them."""
+
+    def __init__(self, voices: Mapping[str, np.ndarray], capacity: int = BLEND_CACHE_SIZE) -> None:
+        self._voices = dict(voices)
+        self._blends: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._capacity = capacity
+        self._lock = threading.Lock()
+        self.blends_mixed = 0  # blends mixed since start (a cached one is not mixed again)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._voices)
+
+    def __getitem__(self, voice: str) -> np.ndarray:
+        """The style vectors of a voice or a blend; raises ``kokoro_core.voices.VoiceError`` for neither."""
+        if (style := self._voices.get(voice)) is not None:
+            return style
+        with self._lock:
+            if (style := self._blends.get(voice)) is not None:
+                self._blends.move_to_end(voice)
+                return style
+        blend = parse_voice(voice, self._voices)  # a canonical form (what the server passes) is found above
+        if not blend.is_blend:
+            return self._voices[blend.canonical]
+        with self._lock:
+            if (style := self._blends.get(blend.canonical)) is None:
+                mixed = np.zeros(self._voices[blend.names[0]].shape, dtype=np.float64)
+                for name, weight in zip(blend.names, blend.weights, strict=True):
+                    mixed += weight * self._voices[name]
+                style = mixed.astype(np.float32)
+                style.flags.writeable = False  # shared by every call that uses the blend
+                self._blends[blend.canonical] = style
+                self.blends_mixed += 1
+                while len(self._blends) > self._capacity:
+                    self._blends.popitem(last=False)
+            self._blends.move_to_end(blend.canonical)
+            return style
+
+
 class Engine(PrepareThenSpeak):
     """One loaded model and its voices."""
 
@@ -150,10 +196,12 @@ class Engine(PrepareThenSpeak):
         self._tokens_input = "input_ids" if "input_ids" in self._dtypes else "tokens"
         self._tokenizer = Tokenizer(vocab=embedded_vocab(self._session) or DEFAULT_VOCAB)
         self._g2p = G2P(self._tokenizer.phonemize, frozenset(self._tokenizer.vocab))
-        self._voices = {
-            name: np.fromfile(model_dir / path, dtype=np.float32).reshape(-1, 1, STYLE_DIM)
-            for name, path in sorted(voice_files(manifest.files, manifest.voices).items())
-        }
+        self.styles = VoiceStyles(
+            {
+                name: np.fromfile(model_dir / path, dtype=np.float32).reshape(-1, 1, STYLE_DIM)
+                for name, path in sorted(voice_files(manifest.files, manifest.voices).items())
+            }
+        )
         self._stopping = Interruption()
         self._counter_lock = threading.Lock()
         self.interrupted_calls = 0  # inference calls an interruption stopped (or refused), since start
@@ -161,7 +209,7 @@ class Engine(PrepareThenSpeak):
 
     @property
     def voices(self) -> tuple[str, ...]:
-        return tuple(self._voices)
+        return self.styles.names
 
     @property
     def phoneme_symbols(self) -> frozenset[str]:
@@ -221,7 +269,7 @@ class Engine(PrepareThenSpeak):
 
         Raises ``Interrupted`` if ``interruption`` (or ``stop``) stops the call before it finishes.
         """
-        style = self._voices[chunk.voice]
+        style = self.styles[chunk.voice]
         pieces: list[np.ndarray] = []
         spans: list[Span] = []
         offset = 0
@@ -264,7 +312,7 @@ class Engine(PrepareThenSpeak):
         """Samples per duration frame, from one short inference; refuses a model whose durations do not
         add up to its audio (word times would drift)."""
         tokens = self._tokenizer.tokenize(self._tokenizer.phonemize("Ready.", "en-us"))
-        style = self._voices[self.default_voice][len(tokens) - 1]
+        style = self.styles[self.default_voice][len(tokens) - 1]
         audio, frames = self._infer(tokens, style, 1.0, None)
         if len(frames) != len(tokens) + 2 or not frames.sum() or len(audio) % int(frames.sum()):
             raise NoDurations(

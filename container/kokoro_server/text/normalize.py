@@ -13,12 +13,20 @@ British voices day-first dates, 24-hour times as written, and "one hundred and f
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from functools import partial
 
-from . import spoken
+from . import (
+    normalize_addresses,
+    normalize_codes,
+    normalize_magnitudes,
+    normalize_quarters,
+    normalize_ranges,
+    normalize_roman,
+    normalize_symbols,
+    spoken,
+)
 from .normalize_romance import normalize_romance
+from .normalize_rules import Rule, apply
 from .normalize_signs import normalize_signs
 from .normalize_words import (
     ABBREVIATIONS,
@@ -33,8 +41,6 @@ from .normalize_words import (
 )
 
 _MONTH_NAMES = "(?P<month>" + "|".join(MONTHS) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)"
-
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], bool], str]]
 
 
 def _email(match: re.Match[str], british: bool) -> str:
@@ -266,19 +272,6 @@ def _abbreviation(match: re.Match[str], british: bool) -> str:
     return said + "." if name.endswith(".") and ends else said
 
 
-def _street_or_saint(match: re.Match[str], british: bool) -> str:
-    before = match.group("before") or ""
-    capital_after = match.group("capital_after") is not None
-    at_end = match.group("last") is not None
-    start = match.start()  # the name before "St." is a sentence's first word: at the start, or after its end
-    first_word = before and (not start or _SENTENCE_END.search(match.string, max(0, start - _CONTEXT), start))
-    if before and not first_word:  # "Main St." is a street; a capital after it starts the next sentence
-        return f"{before}Street{'.' if capital_after or at_end else ''}"
-    if capital_after:  # "Visit St. Louis": the sentence's first word does not name a street
-        return f"{before}Saint"
-    return f"{before}Street{'.' if at_end else ''}"
-
-
 def _dotted_numbers(match: re.Match[str], british: bool) -> str:
     parts = match.group().split(".")
     if len(parts) == 4 and all(int(p) <= 255 for p in parts):  # an IP address, read digit by digit
@@ -310,10 +303,6 @@ _UNIT_NAMES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True
 _ABBREVIATION_NAMES = "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
 _END = r"(?P<end>(?=\s*$)|(?=\s+(?-i:[A-Z])|\s+[\"“]))?"  # the end of a sentence follows
 _LAST = r"(?P<last>(?=\s*\Z))?"  # nothing but whitespace follows
-# How far back a rule looks for the end of the sentence before it: the context is bounded, so that a text
-# of many matches costs time in proportion to its length.
-_CONTEXT = 64
-_SENTENCE_END = re.compile(r"[.!?]\s+\Z")
 _WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _DAY = rf"(?:{_WEEKDAY_NAMES})\.?"
 _BETWEEN_DAYS = r"\s*(?:[-–—&/,]|to|through|thru|and|or)\s*"
@@ -330,6 +319,8 @@ RULES: list[Rule] = [
         ),
         _url,
     ),
+    *normalize_ranges.RULES,
+    *normalize_symbols.BEFORE_PHONES,
     (
         re.compile(
             r"(?<![\w+])(?P<number>(?:\+\d{1,3}[\s.-]?)?(?:1[\s.-])?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4}"
@@ -339,6 +330,11 @@ RULES: list[Rule] = [
         ),
         _phone,
     ),
+    *normalize_symbols.AFTER_PHONES,
+    *normalize_codes.RULES,
+    *normalize_addresses.RULES,
+    *normalize_quarters.RULES,
+    *normalize_roman.RULES,
     (re.compile(r"\b\d+(?:\.\d+){2,}\b"), _dotted_numbers),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _iso_date),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])"), _numeric_date),
@@ -382,6 +378,7 @@ RULES: list[Rule] = [
         ),
         _money,
     ),
+    *normalize_magnitudes.RULES,
     (
         re.compile(r"(?<![\w.])(\d{1,3})p\b"),
         lambda match, british: (
@@ -436,7 +433,7 @@ RULES: list[Rule] = [
         ),
         _weekdays,
     ),
-    (re.compile(r"(?P<before>\b[A-Z][a-z]+\s+)?\bSt\.(?P<capital_after>(?=\s+[A-Z]))?" + _LAST), _street_or_saint),
+    normalize_addresses.STREET_OR_SAINT,
     (re.compile(rf"(?<![\w.])(?P<name>{_ABBREVIATION_NAMES})(?![\w])" + _END + _LAST), _abbreviation),
 ]
 
@@ -447,14 +444,4 @@ def normalize(text: str, language: str = "en-us") -> str:
     (their readers say their own numbers); Chinese passes through (its reader says numbers and signs)."""
     if not language.startswith("en"):
         return normalize_signs(normalize_romance(text, language), language)
-    british = language == "en-gb"
-    for pattern, say in RULES:
-        text = pattern.sub(partial(_say_or_keep, say, british), text)
-    return text
-
-
-def _say_or_keep(say: Callable[[re.Match[str], bool], str], british: bool, match: re.Match[str]) -> str:
-    try:
-        return say(match, british)
-    except (ArithmeticError, ValueError, KeyError):
-        return match.group()  # a form no rule can say (a 5000-digit number): left as written
+    return apply(RULES, text, language == "en-gb")

@@ -65,6 +65,40 @@ UNITS = {
     "hr": ("hour", "hours"),
     "hrs": ("hour", "hours"),
     "h": ("hour", "hours"),
+    "µs": ("microsecond", "microseconds"),
+    "ns": ("nanosecond", "nanoseconds"),
+    "mcg": ("microgram", "micrograms"),
+    "µg": ("microgram", "micrograms"),
+    "fl oz": ("fluid ounce", "fluid ounces"),
+    "yd": ("yard", "yards"),
+    "yds": ("yard", "yards"),
+    "sq ft": ("square foot", "square feet"),
+    "ft²": ("square foot", "square feet"),
+    "m²": ("square meter", "square meters"),
+    "km²": ("square kilometer", "square kilometers"),
+    "PB": ("petabyte", "petabytes"),
+    "Hz": ("hertz", "hertz"),
+    "kHz": ("kilohertz", "kilohertz"),
+    "MHz": ("megahertz", "megahertz"),
+    "GHz": ("gigahertz", "gigahertz"),
+    "kbps": ("kilobit per second", "kilobits per second"),
+    "Kbps": ("kilobit per second", "kilobits per second"),
+    "Mbps": ("megabit per second", "megabits per second"),
+    "Gbps": ("gigabit per second", "gigabits per second"),
+    "KB/s": ("kilobyte per second", "kilobytes per second"),
+    "MB/s": ("megabyte per second", "megabytes per second"),
+    "GB/s": ("gigabyte per second", "gigabytes per second"),
+    "W": ("watt", "watts"),
+    "kW": ("kilowatt", "kilowatts"),
+    "MW": ("megawatt", "megawatts"),
+    "Wh": ("watt-hour", "watt-hours"),
+    "kWh": ("kilowatt-hour", "kilowatt-hours"),
+    "mAh": ("milliamp-hour", "milliamp-hours"),
+    "V": ("volt", "volts"),
+    "psi": ("pound per square inch", "pounds per square inch"),
+    "rpm": ("revolution per minute", "revolutions per minute"),
+    "fps": ("frame per second", "frames per second"),
+    "dpi": ("dot per inch", "dots per inch"),
 }
 BRITISH_SPELLINGS = {"meter": "metre", "liter": "litre"}
 # Abbreviations whose reading does not depend on what follows.
@@ -87,12 +121,15 @@ ABBREVIATIONS = {
     "Blvd.": "Boulevard",
     "Rd.": "Road",
     "Apt.": "Apartment",
+    "Ln.": "Lane",
+    "Pkwy.": "Parkway",
+    "Hwy.": "Highway",
     "&": "and",
 }
 # Words after which a code of digits, letters and dashes is read character by character.
 CODE_WORDS = (
     "order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|invoice|account|policy"
-    "|member|membership|claim|pin|code|zip|zip code|postcode|id|serial|model|room|gate|seat|unit|suite"
+    "|member|membership|claim|pin|code|zip|zip code|postcode|id|serial|model"
 )
 FRACTION_DENOMINATORS = {
     2: ("half", "halves"),

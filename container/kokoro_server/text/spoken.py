@@ -74,3 +74,17 @@ def amount(value: Decimal, british: bool = False) -> str:
     """A whole or fractional quantity: "1.5" -> "one point five", "2" -> "two"."""
     text = format(value.normalize(), "f")
     return decimal(text, british) if "." in text else cardinal(text, british)
+
+
+def paired(text: str, british: bool = False) -> str:
+    """A house, room or suite number as people say it: "450" -> "four fifty", "1204" -> "twelve oh four",
+    "105" -> "one oh five", "200" -> "two hundred"; two digits or fewer as a number, five or more digit by digit."""
+    if len(text) <= 2 and not text.startswith("0") or text == "0":
+        return cardinal(text, british)
+    if len(text) > 4 or text.startswith("0"):
+        return digits(text)
+    head, tail = text[:-2], text[-2:]
+    if tail == "00":
+        return cardinal(text, british) if text.endswith("000") else f"{cardinal(head, british)} hundred"
+    said_tail = f"oh {cardinal(tail[1])}" if tail.startswith("0") else cardinal(tail)
+    return f"{cardinal(head, british)} {said_tail}"

@@ -1,29 +1,40 @@
-"""The OpenAI speech API's response formats, encoded as the audio streams in (16-bit mono PCM at 24 kHz).
+"""The OpenAI speech API's response formats, encoded as the audio streams in (16-bit mono PCM at 24 kHz),
+each with OpenAI's content type.
 
 ``pcm`` (raw 16-bit little-endian, as OpenAI's) and ``wav`` (a streaming header, then the samples) need
-nothing. ``mp3`` is encoded by LAME (lameenc) frame by frame; ``opus`` is Ogg Opus from libsndfile
-(soundfile), whose pages come out about once a second of audio. Both are the ``openai`` extra
-(``kokoro-server[openai]``); without it those two formats are refused with that hint. OpenAI's ``aac``
-and ``flac`` are refused: no well-kept encoder here streams them.
+nothing. ``mp3``, ``opus`` (Ogg), ``aac`` (ADTS) and ``flac`` are FFmpeg's, through PyAV
+(``compressed``), as is the time-stretch for speeds beyond Kokoro's own (``time_stretch``): both are the
+``openai`` extra (``kokoro-server[openai]``), and without it they are refused with that hint.
 """
 
 from __future__ import annotations
 
-import io
 from typing import Protocol
-
-import numpy as np
 
 from kokoro_core.audio_format import wav_header
 from kokoro_core.model_cache import SAMPLE_RATE  # the model's: the API's audio is never resampled
+from kokoro_core.protocol import SPEED_RANGE
+from kokoro_core.validation import shown
 
-CONTENT_TYPES = {"mp3": "audio/mpeg", "opus": "audio/ogg; codecs=opus", "wav": "audio/wav", "pcm": "audio/pcm"}
+CONTENT_TYPES = {
+    "mp3": "audio/mpeg",
+    "opus": "audio/opus",
+    "aac": "audio/aac",
+    "flac": "audio/flac",
+    "wav": "audio/wav",
+    "pcm": "audio/pcm",
+}
 RESPONSE_FORMATS = tuple(CONTENT_TYPES)
-MP3_KBPS = 64
+_EXTRA = "the openai extra (pip install 'kokoro-server[openai]')"
 
 
-class UnsupportedFormat(ValueError):
-    """A response format this server cannot encode, with what it can."""
+class Unavailable(ValueError):
+    """What this server cannot make of a request, with the field it is about, an error code, and what
+    is allowed instead."""
+
+    def __init__(self, message: str, param: str, code: str) -> None:
+        super().__init__(message)
+        self.param, self.code = param, code
 
 
 class Encoder(Protocol):
@@ -54,85 +65,46 @@ class WavEncoder:
         return self._header  # an empty answer is still a WAV file
 
 
-class Mp3Encoder:
-    def __init__(self) -> None:
-        import lameenc
+class Stretched:
+    """The audio time-stretched, then encoded."""
 
-        self._lame = lameenc.Encoder()
-        self._lame.set_bit_rate(MP3_KBPS)
-        self._lame.set_in_sample_rate(SAMPLE_RATE)
-        self._lame.set_channels(1)
-        self._lame.set_quality(2)
+    def __init__(self, stretch: Encoder, encoder: Encoder) -> None:
+        self._stretch, self._encoder = stretch, encoder
 
     def encode(self, pcm: bytes) -> bytes:
-        return bytes(self._lame.encode(pcm))
+        return self._encoder.encode(self._stretch.encode(pcm))
 
     def finish(self) -> bytes:
-        return bytes(self._lame.flush())
+        return self._encoder.encode(self._stretch.finish()) + self._encoder.finish()
 
 
-class _Collected(io.RawIOBase):
-    """A write-only file that hands over what was written since it was last asked."""
-
-    def __init__(self) -> None:
-        self._parts: list[bytes] = []
-        self._position = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data: bytes) -> int:  # type: ignore[override]
-        self._parts.append(bytes(data))
-        self._position += len(data)
-        return len(data)
-
-    def tell(self) -> int:
-        return self._position
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        """Only to where it is already (libsndfile asks the length that way): what went out stays out."""
-        target = {io.SEEK_SET: offset, io.SEEK_CUR: self._position + offset, io.SEEK_END: self._position + offset}
-        if target[whence] != self._position:
-            raise io.UnsupportedOperation("a stream being sent cannot be rewound")
-        return self._position
-
-    def take(self) -> bytes:
-        data, self._parts = b"".join(self._parts), []
-        return data
-
-
-class OpusEncoder:
-    def __init__(self) -> None:
-        import soundfile
-
-        self._sink = _Collected()
-        self._file = soundfile.SoundFile(
-            self._sink, mode="w", samplerate=SAMPLE_RATE, channels=1, format="OGG", subtype="OPUS"
-        )
-
-    def encode(self, pcm: bytes) -> bytes:
-        self._file.write(np.frombuffer(pcm, dtype="<i2"))
-        return self._sink.take()
-
-    def finish(self) -> bytes:
-        self._file.close()
-        return self._sink.take()
-
-
-_ENCODERS: dict[str, type[Encoder]] = {"pcm": PcmEncoder, "wav": WavEncoder, "mp3": Mp3Encoder, "opus": OpusEncoder}
-
-
-def encoder_for(response_format: str) -> Encoder:
-    """A fresh encoder for one response; ``UnsupportedFormat`` says what is allowed instead."""
-    if response_format not in _ENCODERS:
-        raise UnsupportedFormat(
-            f"response_format {response_format!r} is not one this server streams; choose one of "
-            f"{', '.join(RESPONSE_FORMATS)}"
-        )
+def encoder_for(response_format: str, tempo: float = 1.0) -> Encoder:
+    """A fresh encoder for one response, time-stretching by ``tempo`` where it is not 1; ``Unavailable``
+    says what is allowed instead."""
+    encoder = _encoder(response_format)
+    if tempo == 1.0:
+        return encoder
     try:
-        return _ENCODERS[response_format]()
+        from .time_stretch import TimeStretch
     except ImportError:
-        raise UnsupportedFormat(
-            f"response_format {response_format!r} needs the openai extra (pip install 'kokoro-server[openai]'); "
-            "pcm and wav need nothing"
-        ) from None
+        low, high = SPEED_RANGE
+        message = f"a speed beyond {low}–{high} is time-stretched, which needs {_EXTRA}"
+        raise Unavailable(message, "speed", "invalid_speed") from None
+    return Stretched(TimeStretch(tempo), encoder)
+
+
+def _encoder(response_format: str) -> Encoder:
+    if response_format == "pcm":
+        return PcmEncoder()
+    if response_format == "wav":
+        return WavEncoder()
+    if response_format not in CONTENT_TYPES:
+        allowed = ", ".join(RESPONSE_FORMATS)
+        message = f"response_format {shown(response_format)} is not one this server streams; choose one of {allowed}"
+        raise Unavailable(message, "response_format", "unsupported_format")
+    try:
+        from .compressed import CompressedEncoder
+    except ImportError:
+        message = f"response_format {shown(response_format)} needs {_EXTRA}; pcm and wav need nothing"
+        raise Unavailable(message, "response_format", "unsupported_format") from None
+    return CompressedEncoder(response_format)

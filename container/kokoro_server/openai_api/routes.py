@@ -1,10 +1,11 @@
 """An OpenAI-compatible speech API over this project's speech, so any app written for OpenAI's speech
 endpoint speaks with Kokoro unchanged (``base_url`` pointed here):
 
-- ``POST /v1/audio/speech``: ``model``, ``input``, ``voice``, ``response_format`` (mp3, opus, wav, pcm),
-  ``speed``, ``stream_format`` (``audio``: the encoded bytes as they are made; ``sse``: server-sent
-  events ``speech.audio.delta`` with base64 audio, then ``speech.audio.done``), ``instructions``
-  (accepted, and ignored: Kokoro takes no style prompt);
+- ``POST /v1/audio/speech``: ``model``, ``input``, ``voice`` (OpenAI's names, Kokoro's, or a blend of
+  either: ``nova:0.5+af_bella:0.5``), ``response_format`` (mp3, opus, aac, flac, wav, pcm: ``formats``),
+  ``speed`` (OpenAI's 0.25 to 4.0: ``speed``), ``stream_format`` (``audio``: the encoded bytes as they
+  are made; ``sse``: server-sent events ``speech.audio.delta`` with base64 audio, then
+  ``speech.audio.done``), ``instructions`` (accepted, and ignored: Kokoro takes no style prompt);
 - ``GET /v1/models``: the model names it answers to;
 - ``GET /v1/audio/voices``: OpenAI's voice names with the Kokoro voice each maps to, and Kokoro's own.
 
@@ -15,6 +16,7 @@ SageMaker endpoint (``kokoro-stream proxy``). Errors answer in OpenAI's shape
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import json
@@ -22,13 +24,14 @@ from collections.abc import AsyncGenerator
 from typing import Any, Literal, Protocol
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictFloat, ValidationError
 
 from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.protocol import ProtocolError, parse_json_object
 from kokoro_core.validation import problems, shown
 
-from .formats import CONTENT_TYPES, Encoder, UnsupportedFormat, encoder_for
+from .formats import CONTENT_TYPES, Encoder, Unavailable, encoder_for
+from .speed import OPENAI_SPEED_RANGE, split_speed
 
 # OpenAI's voices, each given the Kokoro voice nearest in register and accent.
 OPENAI_VOICES = {
@@ -48,6 +51,7 @@ OPENAI_VOICES = {
 }
 MODELS = ("kokoro", "tts-1", "tts-1-hd", "gpt-4o-mini-tts")
 OWNER = "kokoro-sagemaker-streaming"
+BLEND_SIGNS = ("+", ":", "(")  # a voice string with any of these is a blend: "af_heart:0.7+af_bella:0.3"
 # Which request field a speech source's refusal is about, by its error code.
 PARAM_OF_CODE = {"invalid_text": "input", "unknown_voice": "voice", "invalid_voice": "voice", "invalid_speed": "speed"}
 
@@ -55,9 +59,10 @@ PARAM_OF_CODE = {"invalid_text": "input", "unknown_voice": "voice", "invalid_voi
 class SourceRefused(Exception):
     """The speech source would not speak: an HTTP status, a code and a message for the caller."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, param: str | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.param = param or PARAM_OF_CODE.get(code)  # the request field it is about, where one is
 
 
 class SpeechSource(Protocol):
@@ -75,7 +80,7 @@ class SpeechBody(BaseModel):
     input: str
     voice: str
     response_format: str = "mp3"
-    speed: float = 1.0
+    speed: StrictFloat = 1.0  # a number: "1.5" or true is refused, not read as one
     stream_format: Literal["audio", "sse"] = "audio"
     instructions: str | None = None
 
@@ -96,6 +101,11 @@ def speak_fields(text: str, voice: str, speed: float) -> dict[str, object]:
 
 
 def resolve_voice(name: str, available: tuple[str, ...] | None) -> str:
+    """The Kokoro voice for ``name``: OpenAI's names mapped, checked against ``available`` where the source
+    says what it has. A blend has each voice it names mapped, its weights kept, and is left to the source
+    to check (which blends it accepts is the source's to say)."""
+    if any(sign in name for sign in BLEND_SIGNS):
+        return "+".join(_blend_part(part) for part in name.split("+"))
     voice = OPENAI_VOICES.get(name, name)
     if available is None or voice in available:
         return voice
@@ -105,6 +115,13 @@ def resolve_voice(name: str, available: tuple[str, ...] | None) -> str:
     else:
         message = f"voice {name!r} is not one of OpenAI's ({', '.join(OPENAI_VOICES)}) nor a Kokoro voice here ({here})"
     raise SourceRefused(400, "unknown_voice", message)
+
+
+def _blend_part(part: str) -> str:
+    """One voice of a blend with its weight (``nova:0.5``, ``af_bella(2)``), its name mapped."""
+    cut = min((at for sign in ":(" if (at := part.find(sign)) >= 0), default=len(part))
+    name = part[:cut].strip()
+    return OPENAI_VOICES.get(name, name) + part[cut:]
 
 
 def _body(raw: bytes) -> SpeechBody:
@@ -120,9 +137,14 @@ def _body(raw: bytes) -> SpeechBody:
         problem = problems(error)[0]
         allowed = ", ".join(SpeechBody.model_fields)
         detail = f"; the fields are {allowed}" if problem.kind == "extra_forbidden" else ""
-        raise SourceRefused(400, "invalid_value", f"{problem.where}: {problem.message}{detail}") from None
+        where = problem.where if problem.where in SpeechBody.model_fields else None
+        raise SourceRefused(400, "invalid_value", f"{problem.where}: {problem.message}{detail}", where) from None
     if body.model not in MODELS:
         raise SourceRefused(400, "model_not_found", f"model {body.model!r} is not served here; use one of {MODELS}")
+    low, high = OPENAI_SPEED_RANGE
+    if not low <= body.speed <= high:  # NaN too
+        message = f"speed {shown(body.speed)} is out of range; give a number from {low} to {high}"
+        raise SourceRefused(400, "invalid_speed", message)
     return body
 
 
@@ -139,13 +161,15 @@ async def speech(request: web.Request) -> web.StreamResponse:
         )
     try:
         body = _body(await request.read())
-        encoder = encoder_for(body.response_format)
-        audio = source.stream(body.input, resolve_voice(body.voice, source.voices()), body.speed)
+        model_speed, tempo = split_speed(body.speed)
+        # Encoding is the CPU's work for as long as the audio: never on the event loop.
+        encoder = await asyncio.to_thread(encoder_for, body.response_format, tempo)
+        audio = source.stream(body.input, resolve_voice(body.voice, source.voices()), model_speed)
         first = await anext(audio, b"")  # a refusal comes before any byte: it can still be an HTTP error
-    except UnsupportedFormat as error:
-        return openai_error(400, str(error), "response_format", "unsupported_format")
+    except Unavailable as error:
+        return openai_error(400, str(error), error.param, error.code)
     except SourceRefused as refused:
-        return openai_error(refused.status, refused.message, PARAM_OF_CODE.get(refused.code), refused.code)
+        return openai_error(refused.status, refused.message, refused.param, refused.code)
     async with contextlib.aclosing(audio):  # a caller that leaves mid-answer frees the source at once
         return await _stream(request, body, encoder, first, audio)
 
@@ -166,10 +190,10 @@ async def _stream(
         elif data:
             await response.write(data)
 
-    await send(encoder.encode(first))
+    await send(await asyncio.to_thread(encoder.encode, first))
     async for pcm in audio:
-        await send(encoder.encode(pcm))
-    await send(encoder.finish())
+        await send(await asyncio.to_thread(encoder.encode, pcm))
+    await send(await asyncio.to_thread(encoder.finish))
     if sse:
         words = len(body.input.split())  # usage in words: Kokoro reads text, not tokens
         usage = {"input_tokens": words, "output_tokens": 0, "total_tokens": words}

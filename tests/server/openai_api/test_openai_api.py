@@ -1,29 +1,39 @@
 """The OpenAI-compatible speech API, driven by the official OpenAI Python SDK (`AsyncOpenAI(base_url=...)`,
-streaming responses) against a real server: every response format in both stream formats, errors in
-OpenAI's shape, and the same speech as the server's own route. The fast tier runs the fake engine; one
-test speaks through the real model."""
+streaming responses) against a real server: every response format read back by a decoder of its own
+(``decoding``), both stream formats, errors in OpenAI's shape, and the same speech as the server's own
+route. The fast tier runs the fake engine; the real model speaks every format too. Speed, blends and
+streaming: ``test_speed_and_blends``, ``test_streaming``."""
 
 from __future__ import annotations
 
 import base64
-import io
 import json
-import wave
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import openai
 import pytest
-import soundfile
 from openai import AsyncOpenAI
 
 from kokoro_server.openai_api.routes import OPENAI_VOICES
 from tests.fake_server import fake_server
 from tests.local_server import RunningServer
+from tests.server.openai_api.decoding import decoded, dominant_hz, loudness
 from tests.speech import plausible_duration, run
 
 TEXT = "Your table for four is booked at seven. See you then!"
-CONTENT_TYPES = {"pcm": "audio/pcm", "wav": "audio/wav", "mp3": "audio/mpeg", "opus": "audio/ogg"}
+# OpenAI's own, format by format.
+CONTENT_TYPES = {
+    "mp3": "audio/mpeg",
+    "opus": "audio/opus",
+    "aac": "audio/aac",
+    "flac": "audio/flac",
+    "wav": "audio/wav",
+    "pcm": "audio/pcm",
+}
+# What a lossy codec may add or trim at the ends (an encoder's delay and its last frame's padding).
+CODEC_SLACK_SECONDS = 0.15
 
 
 @pytest.fixture(scope="module")
@@ -57,31 +67,26 @@ async def posted_pcm(url: str, voice: str) -> bytes:
 
 
 def seconds_of(response_format: str, data: bytes) -> float:
-    if response_format == "pcm":
-        return len(data) / 2 / 24000
-    if response_format == "wav":
-        # A streamed WAV says "until the end" in its sizes: the samples are what follows the header.
-        with wave.open(io.BytesIO(data)) as reader:
-            assert (reader.getframerate(), reader.getnchannels(), reader.getsampwidth()) == (24000, 1, 2)
-        return (len(data) - 44) / 2 / 24000
-    samples, rate = soundfile.read(io.BytesIO(data))
+    samples, rate = decoded(response_format, data)
     return len(samples) / rate
 
 
-@pytest.mark.parametrize("response_format", ["pcm", "wav", "mp3", "opus"])
+@pytest.mark.parametrize("response_format", list(CONTENT_TYPES))
 def test_every_response_format_streams_the_same_speech_as_the_servers_route(speech_server, response_format) -> None:
     reference = run(posted_pcm(speech_server.url, OPENAI_VOICES["coral"]))
     content_type, data = run(spoken(speech_server.url, response_format=response_format))
-    assert content_type.startswith(CONTENT_TYPES[response_format])
-    if response_format == "pcm":
-        assert data == reference  # coral is af_heart, byte for byte
-    elif response_format == "wav":
-        assert data[44:] == reference
-    else:  # lossy: as long as the reference, give or take the codec's padding
-        assert abs(seconds_of(response_format, data) - len(reference) / 48000) < 0.15
+    assert content_type == CONTENT_TYPES[response_format]
+    samples, rate = decoded(response_format, data)
+    expected = np.frombuffer(reference, dtype="<i2") / 32768
+    if response_format in ("pcm", "wav", "flac"):  # lossless: coral is af_heart, sample for sample
+        assert rate == 24000 and np.array_equal(samples, expected)
+    else:  # lossy: as long, as loud, the same tone, give or take the codec's delay and padding
+        assert abs(len(samples) / rate - len(expected) / 24000) < CODEC_SLACK_SECONDS
+        assert loudness(samples) > 0.8 * loudness(expected)
+        assert abs(dominant_hz(samples, rate) - dominant_hz(expected, 24000)) < 2
 
 
-@pytest.mark.parametrize("response_format", ["pcm", "mp3"])
+@pytest.mark.parametrize("response_format", ["pcm", "mp3", "flac"])
 def test_server_sent_events_carry_the_audio_then_done(speech_server, response_format) -> None:
     _, data = run(spoken(speech_server.url, response_format=response_format, stream_format="sse"))
     events = sse_events(data)
@@ -103,8 +108,11 @@ def test_instructions_are_accepted_and_kokoro_voices_work_by_name(speech_server)
     [
         ({"voice": "robot"}, "voice", "alloy, ash"),
         ({"voice": "alloy"}, "voice", "Kokoro's af_alloy, which this server does not have"),
-        ({"response_format": "aac"}, "response_format", "mp3, opus, wav, pcm"),
-        ({"speed": 3.0}, "speed", "speed"),
+        ({"response_format": "ogg"}, "response_format", "mp3, opus, aac, flac, wav, pcm"),
+        ({"speed": 5.0}, "speed", "from 0.25 to 4.0"),
+        ({"speed": 0.2}, "speed", "from 0.25 to 4.0"),
+        ({"speed": "fast"}, "speed", "valid number"),
+        ({"voice": "coral:0.5+robot:0.5"}, "voice", "robot"),
         ({"input": "   "}, "input", "text is empty"),
         ({"model": "tts-2"}, None, "tts-1"),
     ],
@@ -156,9 +164,15 @@ def test_models_and_voices_are_listed(speech_server) -> None:
     assert {"id": "af_heart", "kokoro_voice": "af_heart"} in voices
 
 
-def test_the_real_model_speaks_mp3_through_the_openai_sdk(server, idle_after) -> None:
-    _, data = run(spoken(server.url, response_format="mp3", voice="coral"))
-    assert plausible_duration(TEXT, seconds_of("mp3", data))
+def test_the_real_model_speaks_every_format_through_the_openai_sdk(server, idle_after) -> None:
+    spoken_as = {name: run(spoken(server.url, response_format=name, voice="coral")) for name in CONTENT_TYPES}
+    reference, rate = decoded("pcm", spoken_as["pcm"][1])
+    assert plausible_duration(TEXT, len(reference) / rate) and loudness(reference) > 0.02
+    for response_format, (content_type, data) in spoken_as.items():
+        samples, rate = decoded(response_format, data)
+        assert content_type == CONTENT_TYPES[response_format]
+        assert abs(len(samples) / rate - len(reference) / 24000) < CODEC_SLACK_SECONDS, response_format
+        assert loudness(samples) > 0.8 * loudness(reference), response_format
 
 
 def test_the_example_writes_streamed_mp3(speech_server, tmp_path) -> None:

@@ -25,6 +25,8 @@ from functools import partial
 
 from num2words import num2words
 
+from .normalize_romance_kinds import normalize_romance_kinds
+
 LANGUAGES = {"es": "es", "fr-fr": "fr", "it": "it", "pt-br": "pt_BR"}  # ours → num2words'
 MAX_DIGITS = 15  # longer numbers are left as written (an account number, not an amount)
 
@@ -87,6 +89,7 @@ def normalize_romance(text: str, language: str) -> str:
     lang = LANGUAGES.get(language)
     if lang is None:
         return text
+    text = normalize_romance_kinds(text, lang)
     rules: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], str]]] = [
         (_AMOUNT, _amount),
         (_PERCENT, _percent),
@@ -108,7 +111,7 @@ def _said_or_kept(say: Callable[[re.Match[str], str], str], lang: str, match: re
         return match.group()
 
 
-def _value(written: str) -> Decimal:
+def written_value(written: str) -> Decimal:
     if "," not in written and re.fullmatch(r"\d+\.\d{1,2}", written):
         return Decimal(written)  # a decimal point
     digits = re.sub(r"[.\u00a0\u202f ]", "", written).replace(",", ".")
@@ -117,11 +120,11 @@ def _value(written: str) -> Decimal:
     return Decimal(digits)
 
 
-def _words(number: Decimal | int, lang: str) -> str:
+def number_words(number: Decimal | int, lang: str) -> str:
     if isinstance(number, Decimal) and number == number.to_integral_value():
         number = int(number)
     if isinstance(number, int):
-        return str(num2words(number, lang=lang))
+        return str(num2words(number, lang=lang)).replace(",", "")  # "mil, duzentos": no pause inside a number
     whole, _, decimals = format(number, "f").partition(".")
     # "3,05" is "tres coma cero cinco": the decimals are said digit by digit after a leading zero.
     said_decimals = (
@@ -134,7 +137,7 @@ def _words(number: Decimal | int, lang: str) -> str:
 
 def _amount(match: re.Match[str], lang: str) -> str:
     symbol = match["before"] or match["after"]
-    value = _value(match["n1"] or match["n2"])
+    value = written_value(match["n1"] or match["n2"])
     one, many, cent, cents = CURRENCIES[lang][symbol]
     whole = int(value)
     hundredths = int((value - whole) * 100)
@@ -145,7 +148,7 @@ def _amount(match: re.Match[str], lang: str) -> str:
 
 
 def _percent(match: re.Match[str], lang: str) -> str:
-    return f"{_words(_value(match['n']), lang)} {PERCENT[lang]}"
+    return f"{number_words(written_value(match['n']), lang)} {PERCENT[lang]}"
 
 
 def _degrees(match: re.Match[str], lang: str) -> str:
@@ -153,7 +156,7 @@ def _degrees(match: re.Match[str], lang: str) -> str:
     if not match["unit"] and re.match(r" [^\W\d_]", match.string[match.end() :]):
         raise ValueError(written)  # "3° posto": an ordinal, not degrees
     said = f"{'menos ' if written.startswith('-') and lang != 'fr' else 'moins ' if written.startswith('-') else ''}"
-    said += f"{_words(_value(written.lstrip('-')), lang)} {DEGREES[lang]}"
+    said += f"{number_words(written_value(written.lstrip('-')), lang)} {DEGREES[lang]}"
     unit = match["unit"]
     return said + (f" {CELSIUS[lang]}" if unit == "C" else " Fahrenheit" if unit == "F" else "")
 
@@ -197,4 +200,4 @@ def _plain(match: re.Match[str], lang: str) -> str:
     written = match["n"]
     if lang != "fr" and re.fullmatch(r"\d{1,3}(?: \d{3})+", written):
         raise ValueError(written)  # spaces group thousands only in French: elsewhere, separate numbers
-    return _words(_value(written), lang)
+    return number_words(written_value(written), lang)

@@ -1,0 +1,124 @@
+"""What Spanish, French, Italian and Brazilian Portuguese voices say for signs, units, short forms and
+parts of an address (keyed by num2words' language code). Data only; the rules are ``normalize_romance_kinds``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNIT_ENTRY = re.compile(r"(?P<unit>\S+)=(?P<one>[^=/]+)/(?P<many>[^=/]+?)(?=\s+\S+=|\s*$)")
+
+TO = {"es": "a", "fr": "à", "it": "a", "pt_BR": "a"}  # "65-70 °F": sesenta y cinco a setenta grados
+AND = {"es": "y", "fr": "et", "it": "e", "pt_BR": "e"}
+PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}
+EQUALS = {"es": "igual a", "fr": "égale", "it": "uguale a", "pt_BR": "igual a"}
+ABOUT = {"es": "aproximadamente", "fr": "environ", "it": "circa", "pt_BR": "aproximadamente"}
+MORE_THAN = {"es": "más de", "fr": "plus de", "it": "più di", "pt_BR": "mais de"}
+LESS_THAN = {"es": "menos de", "fr": "moins de", "it": "meno di", "pt_BR": "menos de"}
+AT_SIGN = {"es": "arroba", "fr": "arobase", "it": "chiocciola", "pt_BR": "arroba"}
+NUMBER_SIGN = {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}
+TIMES = {"es": "veces", "fr": "fois", "it": "volte", "pt_BR": "vezes"}
+BY = {"es": "por", "fr": "par", "it": "per", "pt_BR": "por"}  # "1920x1080"
+EXTENSION = {"es": "extensión", "fr": "poste", "it": "interno", "pt_BR": "ramal"}
+# scale -> (one, many): "1M" is "un millón", "3M" "tres millones"
+SCALES = {
+    "es": {"k": ("mil", "mil"), "M": ("un millón", "millones"), "B": ("mil millones", "mil millones")},
+    "fr": {"k": ("mille", "mille"), "M": ("un million", "millions"), "B": ("un milliard", "milliards")},
+    "it": {"k": ("mille", "mila"), "M": ("un milione", "milioni"), "B": ("un miliardo", "miliardi")},
+    "pt_BR": {"k": ("mil", "mil"), "M": ("um milhão", "milhões"), "B": ("um bilhão", "bilhões")},
+}
+OF = {"es": "de", "fr": "de", "it": "di", "pt_BR": "de"}  # "3 millones de euros"
+QUARTER = {"es": "trimestre", "fr": "trimestre", "it": "trimestre", "pt_BR": "trimestre"}
+HALF = {"es": "semestre", "fr": "semestre", "it": "semestre", "pt_BR": "semestre"}
+FISCAL_YEAR = {"es": "año fiscal", "fr": "exercice", "it": "anno fiscale", "pt_BR": "ano fiscal"}
+OF_YEAR = {"es": " de", "fr": "", "it": " del", "pt_BR": " de"}  # "tercer trimestre de 2025"
+# unit -> (one, many) per language; "una hora": the singular carries its own article-number
+UNITS = {
+    "es": "km=un kilómetro/kilómetros cm=un centímetro/centímetros mm=un milímetro/milímetros "
+    "kg=un kilo/kilos g=un gramo/gramos mg=un miligramo/miligramos l=un litro/litros ml=un mililitro/mililitros "
+    "km/h=un kilómetro por hora/kilómetros por hora mph=una milla por hora/millas por hora "
+    "KB=un kilobyte/kilobytes MB=un megabyte/megabytes GB=un gigabyte/gigabytes TB=un terabyte/terabytes "
+    "MB/s=un megabyte por segundo/megabytes por segundo Mbps=un megabit por segundo/megabits por segundo "
+    "Gbps=un gigabit por segundo/gigabits por segundo GHz=un gigahercio/gigahercios MHz=un megahercio/megahercios "
+    "kWh=un kilovatio hora/kilovatios hora kW=un kilovatio/kilovatios W=un vatio/vatios "
+    "h=una hora/horas min=un minuto/minutos ms=un milisegundo/milisegundos",
+    "fr": "km=un kilomètre/kilomètres cm=un centimètre/centimètres mm=un millimètre/millimètres "
+    "kg=un kilo/kilos g=un gramme/grammes mg=un milligramme/milligrammes l=un litre/litres "
+    "ml=un millilitre/millilitres "
+    "km/h=un kilomètre heure/kilomètres heure mph=un mile par heure/miles par heure "
+    "Ko=un kilooctet/kilooctets Mo=un mégaoctet/mégaoctets Go=un gigaoctet/gigaoctets To=un téraoctet/téraoctets "
+    "KB=un kilooctet/kilooctets MB=un mégaoctet/mégaoctets GB=un gigaoctet/gigaoctets TB=un téraoctet/téraoctets "
+    "Mo/s=un mégaoctet par seconde/mégaoctets par seconde MB/s=un mégaoctet par seconde/mégaoctets par seconde "
+    "Mbps=un mégabit par seconde/mégabits par seconde Gbps=un gigabit par seconde/gigabits par seconde "
+    "GHz=un gigahertz/gigahertz MHz=un mégahertz/mégahertz kWh=un kilowattheure/kilowattheures "
+    "kW=un kilowatt/kilowatts W=un watt/watts min=une minute/minutes ms=une milliseconde/millisecondes",
+    "it": "km=un chilometro/chilometri cm=un centimetro/centimetri mm=un millimetro/millimetri "
+    "kg=un chilo/chili g=un grammo/grammi mg=un milligrammo/milligrammi l=un litro/litri ml=un millilitro/millilitri "
+    "km/h=un chilometro orario/chilometri orari mph=un miglio orario/miglia orarie "
+    "KB=un kilobyte/kilobyte MB=un megabyte/megabyte GB=un gigabyte/gigabyte TB=un terabyte/terabyte "
+    "MB/s=un megabyte al secondo/megabyte al secondo Mbps=un megabit al secondo/megabit al secondo "
+    "Gbps=un gigabit al secondo/gigabit al secondo GHz=un gigahertz/gigahertz MHz=un megahertz/megahertz "
+    "kWh=un chilowattora/chilowattora kW=un chilowatt/chilowatt W=un watt/watt "
+    "h=un'ora/ore min=un minuto/minuti ms=un millisecondo/millisecondi",
+    "pt_BR": "km=um quilômetro/quilômetros cm=um centímetro/centímetros mm=um milímetro/milímetros "
+    "kg=um quilo/quilos g=um grama/gramas mg=um miligrama/miligramas l=um litro/litros ml=um mililitro/mililitros "
+    "km/h=um quilômetro por hora/quilômetros por hora mph=uma milha por hora/milhas por hora "
+    "KB=um kilobyte/kilobytes MB=um megabyte/megabytes GB=um gigabyte/gigabytes TB=um terabyte/terabytes "
+    "MB/s=um megabyte por segundo/megabytes por segundo Mbps=um megabit por segundo/megabits por segundo "
+    "Gbps=um gigabit por segundo/gigabits por segundo GHz=um gigahertz/gigahertz MHz=um megahertz/megahertz "
+    "kWh=um quilowatt-hora/quilowatts-hora kW=um quilowatt/quilowatts W=um watt/watts "
+    "h=uma hora/horas min=um minuto/minutos ms=um milissegundo/milissegundos",
+}
+UNIT_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    lang: {entry["unit"]: (entry["one"], entry["many"]) for entry in _UNIT_ENTRY.finditer(table)}
+    for lang, table in UNITS.items()
+}
+# Words after which digits are a code to type, said one by one.
+CODE_WORDS = {
+    "es": "código|códigos|PIN|pin|clave|contraseña|referencia|pedido|localizador|reserva|OTP",
+    "fr": "code|codes|PIN|référence|commande|réservation|dossier|OTP",
+    "it": "codice|codici|PIN|riferimento|ordine|prenotazione|pratica|OTP",
+    "pt_BR": "código|códigos|PIN|senha|pedido|reserva|protocolo|CEP|OTP",
+}
+# Places said as a number, with a letter apart: "puerta B12" is "puerta B doce".
+PLACE_WORDS = {
+    "es": "habitación|puerta|asiento|andén|terminal|mesa|sala|planta|vía|fila|autobús|línea",
+    "fr": "chambre|porte|siège|place|quai|terminal|table|salle|étage|voie|rang|bus|ligne",
+    "it": "camera|stanza|gate|porta|posto|binario|terminal|tavolo|sala|piano|fila|autobus|linea",
+    "pt_BR": "quarto|portão|assento|plataforma|terminal|mesa|sala|andar|fila|ônibus|linha",
+}
+# Abbreviations in addresses and titles: "C/ Mayor" is "calle Mayor".
+ADDRESS_WORDS = {
+    "es": {"C/": "calle", "Avda.": "avenida", "Av.": "avenida", "Pza.": "plaza", "Pl.": "plaza", "n.º": "número",
+           "nº": "número", "núm.": "número", "Dr.": "doctor", "Dra.": "doctora", "Sr.": "señor", "Sra.": "señora",
+           "Ctra.": "carretera", "Pº": "paseo", "Edif.": "edificio", "dcha.": "derecha", "izq.": "izquierda"},
+    "fr": {"bd": "boulevard", "bd.": "boulevard", "boul.": "boulevard", "av.": "avenue", "Av.": "avenue",
+           "pl.": "place", "apt": "appartement", "apt.": "appartement", "n°": "numéro", "no.": "numéro",
+           "M.": "monsieur", "Mme": "madame", "Dr": "docteur", "Dr.": "docteur", "bât.": "bâtiment"},
+    "it": {"P.za": "piazza", "P.zza": "piazza", "C.so": "corso", "V.le": "viale", "int.": "interno",
+           "n.": "numero", "Dott.": "dottor", "Sig.": "signor", "Sig.ra": "signora", "Avv.": "avvocato"},
+    "pt_BR": {"R.": "Rua", "Av.": "Avenida", "nº": "número", "n.º": "número", "apto": "apartamento",
+              "apto.": "apartamento", "ap.": "apartamento", "Sr.": "senhor", "Sra.": "senhora", "Dr.": "doutor",
+              "Dra.": "doutora", "Rod.": "rodovia", "Pça.": "praça"},
+}  # fmt: skip
+# Rulers' names, said with an ordinal after them ("Enrique VIII": octavo), and words that number a part.
+RULERS = {
+    "es": "Enrique Isabel Felipe Carlos Juan Pablo Alfonso Fernando Luis Jorge Eduardo Benedicto Pío León "
+    "Gregorio Juan_Carlos Napoleón Pedro Jaime Sancho Ramiro Clemente Inocencio Alejandro Francisco",
+    "fr": "Louis Henri François Charles Napoléon Élisabeth Elisabeth Jean Paul Benoît Léon Pie Philippe "
+    "Guillaume Édouard George Georges Pierre Grégoire Clément Innocent Alexandre Frédéric Nicolas",
+    "it": "Enrico Elisabetta Carlo Luigi Giovanni Paolo Benedetto Pio Leone Vittorio_Emanuele Umberto "
+    "Federico Napoleone Francesco Filippo Giorgio Edoardo Gregorio Clemente Innocenzo Alessandro Pietro",
+    "pt_BR": "Henrique Elizabeth Isabel Carlos Luís João Paulo Bento Pio Leão Pedro Manuel Filipe Jorge "
+    "Eduardo Napoleão Afonso Sebastião Gregório Clemente Inocêncio Alexandre Francisco",
+}
+QUEENS = frozenset(
+    "Isabel Isabella Elisabetta Elizabeth María Maria Victoria Vittoria Juana Caterina Catalina Ana".split()
+)  # "Isabel II": segunda
+PARTS = {
+    "es": "capítulo Capítulo tomo Tomo volumen Volumen parte Parte acto Acto fase Fase nivel Nivel temporada",
+    "fr": "chapitre Chapitre tome Tome partie Partie acte Acte livre Livre volume Volume phase Phase saison",
+    "it": "capitolo Capitolo parte Parte atto Atto libro Libro volume Volume fase Fase stagione Stagione",
+    "pt_BR": "capítulo Capítulo parte Parte ato Ato livro Livro volume Volume fase Fase temporada Temporada",
+}
+CENTURY = {"es": "siglo", "fr": "siècle", "it": "secolo", "pt_BR": "século"}

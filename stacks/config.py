@@ -13,12 +13,13 @@ from typing import Any, Literal
 
 import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from kokoro_core.capacity_profile import CapacityProfileError
 from kokoro_core.model_cache import ModelCacheError, cache_prefix, check_relative_path, voice_files
 from kokoro_core.validation import problems
 
-from . import instance_types
+from . import capacity, instance_types
 
 BIDI_LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
 _R = logs.RetentionDays
@@ -124,6 +125,9 @@ class Settings(BaseModel):
     initial_instance_count: int | None = Field(
         default=None, ge=1, le=100, description="instances at creation, between min and max; unset: min_instances"
     )
+    capacity_profile: str | None = Field(
+        default=None, description="a capacity profile JSON file, relative to the repository root; unset: none"
+    )
     scaling_target_concurrency: float = Field(
         gt=0, le=1000, description="concurrent requests (bidi sessions included) per instance that scaling keeps"
     )
@@ -181,6 +185,7 @@ class Settings(BaseModel):
         "queue_depth_scale_out",
         "agent_model_id",
         "hub_token_secret_arn",
+        "capacity_profile",
         mode="before",
     )
     @classmethod
@@ -265,6 +270,17 @@ class Settings(BaseModel):
             )
         return self
 
+    _profile: capacity.DeployedProfile | None = PrivateAttr(default=None)
+
+    @property
+    def profile(self) -> capacity.DeployedProfile | None:
+        """The measured capacity profile the scaling values came from, when ``capacity_profile`` names one."""
+        return self._profile
+
+    def attach_profile(self, profile: capacity.DeployedProfile) -> None:
+        """Record the profile whose values these settings hold (set once, by ``settings_from_context``)."""
+        self._profile = profile
+
     @property
     def autoscaling(self) -> bool:
         return self.max_instances > self.min_instances
@@ -326,10 +342,29 @@ def settings_from_context(context: dict[str, Any]) -> Settings:
     if unknown:
         raise SettingsError(f"unknown context key(s) {', '.join(unknown)}; known keys: {', '.join(sorted(known))}")
     values = {k: _parse(k, v) for k, v in ours.items()}
+    given = values.get("capacity_profile")
+    path = given if isinstance(given, str) and given else None  # anything else is refused by Settings below
     try:
-        return Settings.model_validate(values)
+        profile = capacity.read(path) if path else None
+    except CapacityProfileError as error:
+        raise SettingsError(f"{error} (context capacity_profile={path!r}, relative to the repository root)") from None
+    overrides: tuple[str, ...] = ()
+    if profile is not None:
+        values, overrides = capacity.apply(profile, values)
+    try:
+        settings = Settings.model_validate(values)
     except ValidationError as error:
-        raise SettingsError(_describe(error)) from None
+        source = (
+            f"\n  (the scaling keys and {capacity.ADMISSION_ENV} come from capacity profile {path})" if profile else ""
+        )
+        raise SettingsError(_describe(error) + source) from None
+    if profile is not None and path is not None:
+        try:
+            capacity.check_deployment(profile, path, settings.instance_type)
+        except CapacityProfileError as error:
+            raise SettingsError(str(error)) from None
+        settings.attach_profile(capacity.DeployedProfile(path, profile, overrides))
+    return settings
 
 
 def _describe(error: ValidationError) -> str:

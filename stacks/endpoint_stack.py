@@ -51,6 +51,7 @@ class EndpointStack(cdk.Stack):
             if settings.autoscaling
             else None
         )
+        self._say_where_capacity_comes_from(settings)
         self.alarms = EndpointAlarms(
             self, "Alarms", settings=AlarmSettings.of(settings), endpoint_metrics=endpoint_metrics
         )
@@ -70,3 +71,14 @@ class EndpointStack(cdk.Stack):
         }
         for name, (value, description) in outputs.items():
             cdk.CfnOutput(self, name, value=value, description=description)
+
+    def _say_where_capacity_comes_from(self, settings: Settings) -> None:
+        """Synth says whether the scaling values were measured, and which hand-set values a profile replaced."""
+        if settings.profile is not None:
+            cdk.Annotations.of(self).add_info(settings.profile.summary())
+        elif settings.autoscaling:
+            cdk.Annotations.of(self).add_info(
+                f"scaling_target_concurrency={settings.scaling_target_concurrency:g} is a hand-set starting point, "
+                "not a measurement: measure one instance and plan with kokoro-stream capacity, then deploy with "
+                "-c capacity_profile=<its file>"
+            )

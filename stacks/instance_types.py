@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 # Instance families with local NVMe storage: SageMaker rejects a KMS key for their volumes.
 _LOCAL_STORAGE_FAMILIES = {"g5", "g6", "g6e", "p4d", "p4de", "p5", "p5e", "p5en", "trn1", "trn1n", "trn2"}
@@ -36,6 +37,11 @@ def has_instance_storage(instance_type: str) -> bool:
 def has_gpu(instance_type: str) -> bool:
     """NVIDIA GPU families (g4dn, g5, g6, p4d, p5, ...)."""
     return family(instance_type)[0] in "gp"
+
+
+def image_flavor(instance_type: str) -> Literal["cpu", "gpu"]:
+    """The image flavor the instance type runs: CUDA on a GPU type, the small CPU image otherwise."""
+    return "gpu" if has_gpu(instance_type) else "cpu"
 
 
 def vcpus(instance_type: str) -> int:

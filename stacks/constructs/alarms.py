@@ -16,8 +16,10 @@ from constructs import Construct
 from .. import instance_types
 from ..config import Settings
 from .endpoint_metrics import EndpointMetrics
+from .scaling_events import ScalingFailureEvents
 
 FIVE_MINUTES = cdk.Duration.minutes(5)
+AT_MAX_MINUTES = 15  # long enough that a burst scaling stops short of does not page anyone
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class AlarmSettings:
     gpu_percent: int
     email: str | None = None
     removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.DESTROY
+    max_instances: int | None = None  # set when autoscaling is on: the scaling alarms watch it
 
     @classmethod
     def of(cls, settings: Settings) -> AlarmSettings:
@@ -48,6 +51,7 @@ class AlarmSettings:
             gpu_percent=settings.alarm_gpu_percent,
             email=settings.alarm_email,
             removal_policy=settings.removal_policy,
+            max_instances=settings.max_instances if settings.autoscaling else None,
         )
 
 
@@ -58,7 +62,9 @@ class EndpointAlarms(Construct):
         super().__init__(scope, id)
         name = settings.endpoint_name
         self._endpoint_name = name
-        self.topic = self._topic(name, settings.email, settings.removal_policy)
+        self.topic_key, self.topic = self._topic(name, settings.email, settings.removal_policy)
+        # CloudWatch publishes the alarms; it needs the topic's key and, from this account only, the topic.
+        self._allow_publishing(iam.ServicePrincipal("cloudwatch.amazonaws.com"))
         m = endpoint_metrics
         above = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
         self.alarms: dict[str, cw.Alarm] = {}
@@ -108,8 +114,36 @@ class EndpointAlarms(Construct):
             cw.ComparisonOperator.LESS_THAN_THRESHOLD,
             missing=cw.TreatMissingData.BREACHING,
         )
+        if settings.max_instances is not None:
+            self._scaling_alarms(name, settings.max_instances, m)
 
-    def _topic(self, endpoint_name: str, email: str | None, removal_policy: cdk.RemovalPolicy) -> sns.Topic:
+    def _scaling_alarms(self, name: str, max_instances: int, m: EndpointMetrics) -> None:
+        """Scaling that failed, and scaling that has nowhere left to go."""
+        # The rules' topic targets grant EventBridge the topic and its key.
+        self.scaling_events = ScalingFailureEvents(self, "ScalingFailures", endpoint_name=name, topic=self.topic)
+        self._add(
+            "ScalingFailed",
+            f"{name}: a scaling activity failed in the last 5 minutes (refused, e.g. by the instance quota, or "
+            "rolled back); the topic also receives SageMaker's reason",
+            self.scaling_events.matched(FIVE_MINUTES),
+            1,
+            cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            evaluation_periods=1,
+        )
+        self._add(
+            "AtMaxCapacity",
+            f"{name}: all {max_instances} instances (max_instances) ready for {AT_MAX_MINUTES} minutes: scaling "
+            "cannot add more; raise max_instances (check the instance quota first) or plan capacity again",
+            m.ready_instances(),
+            max_instances - 0.5,  # load samples jitter around the minute boundary
+            cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            evaluation_periods=AT_MAX_MINUTES,
+            datapoints=AT_MAX_MINUTES,
+        )
+
+    def _topic(
+        self, endpoint_name: str, email: str | None, removal_policy: cdk.RemovalPolicy
+    ) -> tuple[kms.Key, sns.Topic]:
         key = kms.Key(
             self,
             "TopicKey",
@@ -118,28 +152,29 @@ class EndpointAlarms(Construct):
             removal_policy=removal_policy,
         )
         topic = sns.Topic(self, "Topic", display_name=f"{endpoint_name} alarms", master_key=key, enforce_ssl=True)
-        # CloudWatch publishes the alarms; it needs the topic's key and, from this account only, the topic.
-        cloudwatch = iam.ServicePrincipal("cloudwatch.amazonaws.com")
+        if email:
+            topic.add_subscription(subscriptions.EmailSubscription(email))
+        return key, topic
+
+    def _allow_publishing(self, service: iam.ServicePrincipal) -> None:
+        """``service``, acting for this account only, may use the topic's key and publish to the topic."""
         account = cdk.Stack.of(self).account
-        key.add_to_resource_policy(
+        self.topic_key.add_to_resource_policy(
             iam.PolicyStatement(
                 actions=["kms:Decrypt", "kms:GenerateDataKey*"],
-                principals=[cloudwatch],
+                principals=[service],
                 resources=["*"],  # in a key policy, "*" is this key
                 conditions={"StringEquals": {"aws:SourceAccount": account}},
             )
         )
-        topic.add_to_resource_policy(
+        self.topic.add_to_resource_policy(
             iam.PolicyStatement(
                 actions=["sns:Publish"],
-                principals=[cloudwatch],
-                resources=[topic.topic_arn],
+                principals=[service],
+                resources=[self.topic.topic_arn],
                 conditions={"StringEquals": {"aws:SourceAccount": account}},
             )
         )
-        if email:
-            topic.add_subscription(subscriptions.EmailSubscription(email))
-        return topic
 
     def _add(
         self,
@@ -150,6 +185,7 @@ class EndpointAlarms(Construct):
         comparison: cw.ComparisonOperator,
         *,
         evaluation_periods: int = 5,
+        datapoints: int = 3,
         missing: cw.TreatMissingData = cw.TreatMissingData.NOT_BREACHING,
     ) -> None:
         alarm = cw.Alarm(
@@ -161,7 +197,7 @@ class EndpointAlarms(Construct):
             threshold=threshold,
             comparison_operator=comparison,
             evaluation_periods=evaluation_periods,
-            datapoints_to_alarm=min(3, evaluation_periods),
+            datapoints_to_alarm=min(datapoints, evaluation_periods),
             treat_missing_data=missing,
         )
         action = cw_actions.SnsAction(self.topic)

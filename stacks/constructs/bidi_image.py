@@ -13,7 +13,7 @@ from constructs import Construct
 
 from ..config import BIDI_LABEL, Settings
 from ..image_context import image_from_root
-from ..instance_types import has_gpu
+from ..instance_types import image_flavor
 from .handler_provider import HandlerProvider
 
 # What container/Dockerfile copies: the server, the core it runs on, the flavors' pinned requirements.
@@ -58,7 +58,7 @@ class BidiImage(Construct):
                 dockerfile="container/Dockerfile",
                 copies=IMAGE_COPIES,
                 platform=ecr_assets.Platform.LINUX_AMD64,
-                build_args={"FLAVOR": "gpu" if has_gpu(settings.instance_type) else "cpu"},
+                build_args={"FLAVOR": image_flavor(settings.instance_type)},
             )
             self.repository: ecr.IRepository = asset.repository
             image = {"ImageTag": asset.image_tag}

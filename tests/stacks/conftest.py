@@ -26,6 +26,7 @@ class Assembly:
     outdir: Path
     templates: dict[str, dict[str, Any]]
     validation_report: dict[str, Any]
+    messages: dict[str, list[str]]  # per stack, what synth says about it (annotations: info, warnings)
 
     def resources(self, stack: str, type_name: str) -> dict[str, dict[str, Any]]:
         return {k: v for k, v in self.templates[stack]["Resources"].items() if v["Type"] == type_name}
@@ -40,14 +41,15 @@ def synthesize(outdir: Path, **overrides: Any) -> Assembly:
     context = {**cdk_json_context(), **overrides}
     app = cdk.App(context=context, outdir=str(outdir))
     build_app(app, settings_from_context(app.node.get_all_context()), env=ENV)
-    app.synth()
+    cloud = app.synth()
+    messages = {stack.stack_name: [str(m.entry.data) for m in stack.messages] for stack in cloud.stacks}
     templates = {
         path.name.removesuffix(".template.json"): json.loads(path.read_text())
         for path in outdir.glob("*.template.json")
     }
     report_path = outdir / "validation-report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else {"pluginReports": []}
-    return Assembly(outdir=outdir, templates=templates, validation_report=report)
+    return Assembly(outdir=outdir, templates=templates, validation_report=report, messages=messages)
 
 
 @pytest.fixture(scope="session")

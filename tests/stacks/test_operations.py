@@ -31,9 +31,11 @@ def endpoint_ref(assembly: Assembly) -> dict[str, Any]:
 
 
 def alarms(assembly: Assembly) -> dict[str, dict[str, Any]]:
+    """The stack's own alarms by name (a step scaling policy's alarm is Application Auto Scaling's, unnamed)."""
     return {
         v["Properties"]["AlarmName"]: v["Properties"]
         for v in assembly.resources(STACK, "AWS::CloudWatch::Alarm").values()
+        if "AlarmName" in v["Properties"]
     }
 
 
@@ -152,6 +154,8 @@ def test_every_alarm_notifies_the_encrypted_topic_on_alarm_and_recovery(scaled: 
             "CpuUtilization",
             "GpuUtilization",
             "InstanceHealth",
+            "ScalingFailed",  # with autoscaling only
+            "AtMaxCapacity",
         )
     }
     for props in found.values():

@@ -393,7 +393,9 @@ RULES: list[Rule] = [
         _card_ending,
     ),
     (
-        re.compile(r"\b(?P<word>(?i:flight))\s+(?P<airline>[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(?P<digits>\d{1,4})\b"),
+        re.compile(
+            r"\b(?P<word>(?i:flight)(?:\s+(?:is|was|number|no\.))?)\s+(?P<airline>[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(?P<digits>\d{1,4})\b"
+        ),
         _flight,
     ),
     (
@@ -434,6 +436,7 @@ RULES: list[Rule] = [
         _weekdays,
     ),
     normalize_addresses.STREET_OR_SAINT,
+    normalize_addresses.DRIVE,
     (re.compile(rf"(?<![\w.])(?P<name>{_ABBREVIATION_NAMES})(?![\w])" + _END + _LAST), _abbreviation),
 ]
 

@@ -102,7 +102,12 @@ RULES: list[Rule] = [
     (re.compile(rf"\b(?P<state>{'|'.join(STATES)}),?\s+(?P<zip>\d{{5}})(?:-(?P<plus4>\d{{4}}))?(?![\w-])"), _zip),
 ]
 
-# After the rules that read numbers: "St." between words.
+# After the rules that read numbers: "St." between words; "Oak Dr. after the light" is a street ("Dr. Patel",
+# a name after it, is left to the abbreviation rule: Doctor).
+DRIVE: Rule = (
+    re.compile(r"(?P<name>\b[A-Z][a-z]+ )Dr\.(?=\s+[a-z]|[,;]|(?P<last>\s*\Z))"),
+    lambda match, british: f"{match['name']}Drive{'.' if match['last'] is not None else ''}",
+)
 STREET_OR_SAINT: Rule = (
     re.compile(r"(?P<before>\b[A-Z][a-z]+\s+)?\bSt\.(?P<capital_after>(?=\s+[A-Z]))?(?P<last>(?=\s*\Z))?"),
     _street_or_saint,

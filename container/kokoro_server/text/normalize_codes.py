@@ -13,6 +13,7 @@ import re
 
 from . import spoken
 from .normalize_rules import Rule
+from .normalize_words import UNITS
 
 CODE_NAMES = (
     r"(?:verification|security|access|confirmation|one-time|one time|login|sign-in|2FA)\s+code|OTP|passcode|PIN|code"
@@ -21,6 +22,7 @@ PLACES = (
     "room|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker"
     "|cabin|berth|stand|hall|lot|level"
 )
+_UNIT_NAMES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))  # "the route is 12 km"
 _EXTENSION_AFTER = "|".join(rf"(?<=\b{word} )" for word in ("at", "dial", "call", "or", "press", "to"))
 
 
@@ -55,7 +57,7 @@ RULES: list[Rule] = [
     (
         re.compile(
             rf"\b(?P<word>(?i:{PLACES}))(?P<between>\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)"
-            r"(?P<code>[A-Z]{0,2}\d{1,4}[A-Z]?)(?![\w-]|[.,]\d)"
+            rf"(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|\s?(?:{_UNIT_NAMES})\b)"
         ),
         _place,
     ),

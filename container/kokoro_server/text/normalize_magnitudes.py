@@ -40,7 +40,7 @@ def _magnitude(match: re.Match[str], british: bool) -> str:
 
 
 RULES: list[Rule] = [
-    (re.compile(rf"(?<![\w.])(?:{_VALUE})(?:\s?[x×]\s?(?:{_VALUE})){{1,3}}(?![\w.×])"), _dimensions),
+    (re.compile(rf"(?<![\w.])(?:{_VALUE})(?:\s?[x×]\s?(?:{_VALUE})){{1,3}}(?![\w×]|\.\d)"), _dimensions),
     (
         re.compile(rf"(?P<article>\b(?:[Aa]n?|[Tt]he)\s+)?(?<![\w.])(?P<value>{_VALUE})\s?[x×](?![\w×])"),
         _times,

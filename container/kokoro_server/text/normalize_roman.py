@@ -30,13 +30,13 @@ def value(numeral: str) -> int:
     return total
 
 
-# Names that rulers and popes bear in English, said with an ordinal after them.
+# Names that rulers and popes bear in English, said with an ordinal after them (not Malcolm: "Malcolm X").
 RULERS = (
     "Henry Edward George William Elizabeth Charles James Richard Louis Mary Victoria John Paul Pius Benedict "
     "Leo Gregory Innocent Clement Alexander Frederick Philip Peter Catherine Ferdinand Isabella Napoleon "
     "Ramesses Ptolemy Constantine Nicholas Ivan Otto Anne Francis Urban Boniface Sixtus Felipe Carlos "
     "Alfonso Juan Harald Olaf Gustaf Carl Margrethe Willem Albert Baudouin Rainier Wilhelm Ludwig Umberto "
-    "Vittorio Edmund Malcolm Robert David Stephen Matilda Jane Harold"
+    "Vittorio Edmund Robert David Stephen Matilda Jane Harold"
 ).split()
 # Titles before a ruler's name: "King Charles III", "Pope Leo XIV" whatever the name.
 TITLES = "King Queen Pope Emperor Empress Tsar Czar Tsarina Prince Princess Duke Sultan Pharaoh Kaiser".split()

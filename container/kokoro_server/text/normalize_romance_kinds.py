@@ -52,6 +52,8 @@ def _scaled(match: re.Match[str], lang: str) -> str:
     one, many = words.SCALES[lang][match["scale"][:1].replace("K", "k").replace("b", "B")]
     amount = match["n"]
     said = one if amount == "1" else f"{_number(amount, lang)} {many}"
+    if lang == "it" and many == "mila":
+        said = said.replace(" mila", "mila")  # "diecimila": Italian writes thousands in one word
     symbol = match["currency"] or match["after"]
     if symbol:
         from .normalize_romance import CURRENCIES
@@ -160,7 +162,8 @@ def _rules(lang: str) -> tuple[tuple[re.Pattern[str], Say], ...]:
         ),
         # Codes to type, digit by digit, in their groups.
         (
-            rf"\b(?P<word>{words.CODE_WORDS[lang]})(?P<between>(?:\s+(?:es|est|è|é))?\s*:?\s*)"
+            rf"\b(?P<word>(?:{words.CODE_WORDS[lang]})(?:\s+(?:{words.CODE_QUALIFIERS[lang]}))?)"
+            r"(?P<between>(?:\s+(?:es|est|è|é))?\s*:?\s*)"
             r"(?P<code>\d{2,6}(?:[ -]\d{2,4}){0,3})(?![\w-]|[.,]\d)",
             _spaced_code,
         ),
@@ -193,7 +196,7 @@ def _rules(lang: str) -> tuple[tuple[re.Pattern[str], Say], ...]:
         (r"(?<=[\w)] )=(?= [\w(-])", lambda m, lang: words.EQUALS[lang]),
         # Multipliers, sizes and magnitudes.
         (
-            r"(?<![\w.])(?P<a>\d{1,5})\s?[x×]\s?(?P<b>\d{1,5})(?![\w.×])",
+            r"(?<![\w.])(?P<a>\d{1,5})\s?[x×]\s?(?P<b>\d{1,5})(?![\w×]|\.\d)",
             lambda m, lang: f"{m['a']} {words.BY[lang]} {m['b']}",
         ),
         (r"(?<![\w.,])(?P<n>\d{1,9}(?:[.,]\d{1,3})?)\s?[x×](?![\w×])", _times),

@@ -80,6 +80,13 @@ CODE_WORDS = {
     "it": "codice|codici|PIN|riferimento|ordine|prenotazione|pratica|OTP",
     "pt_BR": "código|códigos|PIN|senha|pedido|reserva|protocolo|CEP|OTP",
 }
+# What kind of code: "código de verificación 583 201".
+CODE_QUALIFIERS = {
+    "es": "de verificación|de seguridad|de acceso|de confirmación|de un solo uso",
+    "fr": "de vérification|de sécurité|d'accès|de confirmation|à usage unique",
+    "it": "di verifica|di sicurezza|di accesso|di conferma",
+    "pt_BR": "de verificação|de segurança|de acesso|de confirmação",
+}
 # Places said as a number, with a letter apart: "puerta B12" is "puerta B doce".
 PLACE_WORDS = {
     "es": "habitación|puerta|asiento|andén|terminal|mesa|sala|planta|vía|fila|autobús|línea",

@@ -8,6 +8,7 @@ time once the metric has stayed below the profile's scale-in threshold for its e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk import aws_applicationautoscaling as appscaling
@@ -89,7 +90,7 @@ class EndpointScaling(Construct):
         if measured is not None:
             # The profile's target is on a statistic, which only a customized metric can name. Both of the
             # profile's metric names are SageMaker's ConcurrentRequestsPerModel, published every 10 seconds.
-            tracked: dict = {"custom_metric": endpoint_metrics.concurrency(measured.statistic)}
+            tracked: dict[str, Any] = {"custom_metric": endpoint_metrics.concurrency(measured.statistic)}
         elif settings.high_resolution:
             tracked = {
                 "predefined_metric": (
@@ -113,7 +114,7 @@ class EndpointScaling(Construct):
         self.queue_policy: appscaling.StepScalingPolicy | None = None
         if settings.queue_depth_scale_out is not None:
             threshold = settings.queue_depth_scale_out
-            # Scale-out only: scale-in stays with the target-tracking policy, which is slow and safe.
+            # Scale-out only: scale-in stays with the slow, safe policies (target tracking, or a profile's step).
             self.queue_policy = self.target.scale_on_metric(
                 "QueueDepth",
                 metric=endpoint_metrics.queue_depth(),

@@ -40,7 +40,10 @@ def say(
     transport: Annotated[
         str, typer.Option(help="With --endpoint: 'bidi' (one session) or 'post' (per sentence).")
     ] = "bidi",
-    voice: Annotated[str | None, typer.Option(help="Voice, e.g. af_heart, am_michael, bf_emma.")] = None,
+    voice: Annotated[
+        str | None,
+        typer.Option(help="Voice, e.g. af_heart, am_michael, bf_emma, or a blend: af_heart:0.7+af_bella:0.3."),
+    ] = None,
     speed: Annotated[float | None, typer.Option(help="0.5 to 2.0.")] = None,
     format: Annotated[str, typer.Option(help="pcm16 (written as WAV) or mulaw (raw 8 kHz G.711).")] = "pcm16",
     normalize: Annotated[

@@ -14,6 +14,24 @@ from kokoro_tools.commands import ServerUrlOption
 
 def register(app: typer.Typer) -> None:
     app.command("bench")(bench)
+    app.command("bench-normalize-kinds")(bench_normalize_kinds)
+
+
+def bench_normalize_kinds(
+    label: Annotated[str, typer.Option(help="Name of the normalizer measured: before or after.")] = "after",
+    out: Annotated[Path, typer.Option(help="Folder of normalize_kinds.json and normalization.md.")] = Path(
+        "docs/bench"
+    ),
+) -> None:
+    """The normalizer's pass rate by kind and language (the study kokoro_bench.normalize_kinds)."""
+    from .normalize_kinds import run
+
+    if not (out / "normalization.md").exists():
+        raise typer.BadParameter(f"{out} has no normalization.md to write the table into; pass --out docs/bench")
+    result = run(label, out)
+    typer.echo(
+        f"{label}: {result['passed']}/{result['cases']} ({result['rate']:.1%}); wrote {out / 'normalize_kinds.json'}"
+    )
 
 
 def bench(

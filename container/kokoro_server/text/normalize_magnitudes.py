@@ -3,8 +3,8 @@
 
 A listener hears "two times faster", "a ten x engineer", "nineteen twenty by ten eighty"... "k" is always
 a thousand after a number; "M", "B" and "T" are a million, a billion and a trillion only where they
-cannot be a letter: after a decimal ("3.5M") or before a word in lower case ("10M users"); "4B" alone
-is a flat or a seat, said as a number and a letter by the rules after.
+cannot be a letter: after a decimal ("3.5M") or before a word in lower case that counts ("10M users"); "4B"
+alone or before "is", "on"… is a flat or a seat, said as a number and a letter by the rules after.
 """
 
 from __future__ import annotations
@@ -15,6 +15,11 @@ from . import spoken
 from .normalize_rules import Rule
 
 _VALUE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,15}(?:\.\d{1,6})?"
+# Words that follow a flat or a seat ("4B is free", "4B on the left"), never a count ("10M users").
+_FUNCTION_WORDS = (
+    "(?:is|was|are|were|and|or|on|in|at|to|of|for|with|will|can|has|had|have|be|the|a|an|it|by|from|as|if|so"
+    "|but|not|no|please|here|there|now|today|next|first|instead|too|again)"
+)
 SCALES = {"k": "thousand", "K": "thousand", "M": "million", "B": "billion", "bn": "billion", "T": "trillion"}
 
 
@@ -47,7 +52,9 @@ RULES: list[Rule] = [
     ),
     (re.compile(rf"(?<![\w.])(?P<value>{_VALUE})(?P<scale>[kK]|bn)(?!\w)"), _magnitude),
     (
-        re.compile(r"(?<![\w.])(?P<value>\d{1,3}\.\d{1,3}|\d{1,3}(?=[MBT]\s+[a-z]))(?P<scale>[MBT])(?![\w'’])"),
+        re.compile(
+            rf"(?<![\w.])(?P<value>\d{{1,3}}\.\d{{1,3}}|\d{{1,3}}(?=[MBT]\s+(?!{_FUNCTION_WORDS}\b)[a-z]))(?P<scale>[MBT])(?![\w'’])"
+        ),
         _magnitude,
     ),
 ]

@@ -121,7 +121,7 @@ def _blend_part(part: str) -> str:
     """One voice of a blend with its weight (``nova:0.5``, ``af_bella(2)``), its name mapped."""
     cut = min((at for sign in ":(" if (at := part.find(sign)) >= 0), default=len(part))
     name = part[:cut].strip()
-    return OPENAI_VOICES.get(name, name) + part[cut:]
+    return OPENAI_VOICES.get(name, name) + part[cut:].strip()
 
 
 def _body(raw: bytes) -> SpeechBody:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -17,8 +16,6 @@ import pytest
 from openai import AsyncOpenAI
 
 from kokoro_server.openai_api.routes import OPENAI_VOICES
-from tests.fake_server import fake_server
-from tests.local_server import RunningServer
 from tests.server.openai_api.decoding import decoded, dominant_hz, loudness
 from tests.speech import plausible_duration, run
 
@@ -34,12 +31,6 @@ CONTENT_TYPES = {
 }
 # What a lossy codec may add or trim at the ends (an encoder's delay and its last frame's padding).
 CODEC_SLACK_SECONDS = 0.15
-
-
-@pytest.fixture(scope="module")
-def speech_server() -> Iterator[RunningServer]:
-    with fake_server() as (server, _):
-        yield server
 
 
 def client(url: str, api_key: str = "not-needed") -> AsyncOpenAI:

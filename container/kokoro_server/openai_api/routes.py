@@ -2,10 +2,11 @@
 endpoint speaks with Kokoro unchanged (``base_url`` pointed here):
 
 - ``POST /v1/audio/speech``: ``model``, ``input``, ``voice`` (OpenAI's names, Kokoro's, or a blend of
-  either: ``nova:0.5+af_bella:0.5``), ``response_format`` (mp3, opus, aac, flac, wav, pcm: ``formats``),
-  ``speed`` (OpenAI's 0.25 to 4.0: ``speed``), ``stream_format`` (``audio``: the encoded bytes as they
-  are made; ``sse``: server-sent events ``speech.audio.delta`` with base64 audio, then
-  ``speech.audio.done``), ``instructions`` (accepted, and ignored: Kokoro takes no style prompt);
+  either, ``nova:0.5+af_bella:0.5``, which the speech source checks), ``response_format`` (mp3, opus,
+  aac, flac, wav, pcm: ``formats``), ``speed`` (OpenAI's 0.25 to 4.0: ``speed``), ``stream_format``
+  (``audio``: the encoded bytes as they are made; ``sse``: server-sent events ``speech.audio.delta``
+  with base64 audio, then ``speech.audio.done``), ``instructions`` (accepted, and ignored: Kokoro takes
+  no style prompt);
 - ``GET /v1/models``: the model names it answers to;
 - ``GET /v1/audio/voices``: OpenAI's voice names with the Kokoro voice each maps to, and Kokoro's own.
 

@@ -1,0 +1,60 @@
+"""The plots: TTFA p95 against concurrency per route (spread over repeats), and validate's timeline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def ladder_plot(results: dict[str, Any], out: Path) -> Path:
+    plt = _pyplot()
+    figure, axis = plt.subplots(figsize=(7, 4))
+    for route, measured in results["routes"].items():
+        rows = [row for row in measured["summary"]["levels"] if row["ttfa_p95_ms"]]
+        levels = [row["level"] for row in rows]
+        median = [row["ttfa_p95_ms"]["median"] for row in rows]
+        low = [row["ttfa_p95_ms"]["median"] - row["ttfa_p95_ms"]["min"] for row in rows]
+        high = [row["ttfa_p95_ms"]["max"] - row["ttfa_p95_ms"]["median"] for row in rows]
+        axis.errorbar(levels, median, yerr=[low, high], marker="o", capsize=3, label=f"{route} TTFA p95")
+        if measured["summary"]["q_max"]:
+            axis.axvline(measured["summary"]["q_max"], linestyle=":", color="gray")
+    axis.axhline(results["slo"]["ttfa_p95_ms"], color="tab:red", linestyle="--", label="SLO")
+    axis.set_xlabel("concurrent agent sessions on one instance")
+    axis.set_ylabel("TTFA p95, ms (spread over repeats)")
+    axis.legend()
+    figure.tight_layout()
+    path = out / "ladder.png"
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+    return path
+
+
+def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path:
+    plt = _pyplot()
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(9, 5), sharex=True)
+    first = validation["results"][0]["timeline"]
+    top.plot([row["t_s"] / 3600 for row in first], [row["sessions"] for row in first], color="black")
+    top.set_ylabel("sessions")
+    top.set_title(f"trace {trace}")
+    for run in validation["results"]:
+        timeline = run["timeline"]
+        bottom.step(
+            [row["t_s"] / 3600 for row in timeline], [row["in_service"] for row in timeline], label=run["policy"]
+        )
+    bottom.set_ylabel("instances in service")
+    bottom.set_xlabel("hours")
+    bottom.legend(fontsize=7)
+    figure.tight_layout()
+    path = out / f"validate-{trace}.png"
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+    return path

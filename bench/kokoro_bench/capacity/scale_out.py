@@ -1,0 +1,58 @@
+"""``capacity scale-out`` locally: a server started from nothing, timed stage by stage, as far as a
+machine without SageMaker can show it (through the emulator, as an endpoint's first traffic comes)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import urllib.request
+from typing import Any
+
+from kokoro_server.serving.background import BackgroundServer
+from kokoro_server.settings import settings_from_env
+from kokoro_stream.endpoint import Endpoint
+from kokoro_stream.speaker import Speaker
+
+CANNOT_SHOW = {
+    "policy_reaction": "no Application Auto Scaling or CloudWatch alarm here",
+    "provisioning_and_image_pull": "no instance to provision and no image to pull: the server starts in this process",
+}
+
+
+def local_scale_out() -> dict[str, Any]:
+    """One start of a server: model load and warm-up, healthy (/ping), first audio through the emulator."""
+    from kokoro_tools.emulator_host import emulating
+
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "AKIDLOCALEMULATOR")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "not-a-secret")
+    begun = time.perf_counter()
+    server = BackgroundServer(settings_from_env(host="127.0.0.1", port=0)).start()
+    try:
+        loaded = time.perf_counter()
+        with urllib.request.urlopen(f"{server.url}/ping", timeout=10) as response:
+            response.read()
+        healthy = time.perf_counter()
+        with emulating(server.url, "kokoro-tts", "us-east-1") as running:
+            endpoint = Endpoint("kokoro-tts", "us-east-1", running.url, running.ca_file)
+            asyncio.run(_first_audio(endpoint))
+        served = time.perf_counter()
+    finally:
+        server.stop()
+    return {
+        "stages_s": {
+            "policy_reaction": None,
+            "provisioning_and_image_pull": None,
+            "model_load": round(loaded - begun, 2),
+            "healthy": round(healthy - loaded, 3),
+            "first_traffic": round(served - healthy, 3),
+        },
+        "total_s": round(served - begun, 2),
+        "not_shown": CANNOT_SHOW,
+    }
+
+
+async def _first_audio(endpoint: Endpoint) -> None:
+    async with Speaker(endpoint.bidi(), marks=False) as speaker:
+        async for _ in speaker.speak("Hello."):
+            pass

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from decimal import Decimal
 from functools import partial
 
 from num2words import num2words
 
 from .normalize_romance_kinds import normalize_romance_kinds
+from .normalize_romance_numbers import MAX_DIGITS, number_words, written_value
+from .normalize_romance_words import CURRENCIES
 
 LANGUAGES = {"es": "es", "fr-fr": "fr", "it": "it", "pt-br": "pt_BR"}  # ours → num2words'
-MAX_DIGITS = 15  # longer numbers are left as written (an account number, not an amount)
 
 MONTHS = {
     "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
@@ -36,36 +36,8 @@ MONTHS = {
     "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
     "pt_BR": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
 }
-# currency symbol → (singular, plural, cent singular, cent plural) per language
-CURRENCIES = {
-    "es": {
-        "€": ("euro", "euros", "céntimo", "céntimos"),
-        "$": ("dólar", "dólares", "centavo", "centavos"),
-        "£": ("libra", "libras", "penique", "peniques"),
-        "R$": ("real", "reales", "centavo", "centavos"),
-    },
-    "fr": {
-        "€": ("euro", "euros", "centime", "centimes"),
-        "$": ("dollar", "dollars", "cent", "cents"),
-        "£": ("livre", "livres", "penny", "pence"),
-        "R$": ("réal", "réaux", "centavo", "centavos"),
-    },
-    "it": {
-        "€": ("euro", "euro", "centesimo", "centesimi"),
-        "$": ("dollaro", "dollari", "centesimo", "centesimi"),
-        "£": ("sterlina", "sterline", "penny", "pence"),
-        "R$": ("real", "real", "centavo", "centavos"),
-    },
-    "pt_BR": {
-        "€": ("euro", "euros", "centavo", "centavos"),
-        "$": ("dólar", "dólares", "centavo", "centavos"),
-        "£": ("libra", "libras", "pêni", "pence"),
-        "R$": ("real", "reais", "centavo", "centavos"),
-    },
-}
 JOIN = {"es": "con", "fr": "et", "it": "e", "pt_BR": "e"}  # "42 euros con 97 céntimos"
 PERCENT = {"es": "por ciento", "fr": "pour cent", "it": "per cento", "pt_BR": "por cento"}
-DECIMAL_WORD = {"es": "coma", "fr": "virgule", "it": "virgola", "pt_BR": "vírgula"}
 TIME_JOIN = {"es": "y", "fr": "heures", "it": "e", "pt_BR": "e"}
 DEGREES = {"es": "grados", "fr": "degrés", "it": "gradi", "pt_BR": "graus"}
 CELSIUS = {"es": "centígrados", "fr": "Celsius", "it": "centigradi", "pt_BR": "Celsius"}
@@ -109,30 +81,6 @@ def _said_or_kept(say: Callable[[re.Match[str], str], str], lang: str, match: re
         return say(match, lang)
     except (ArithmeticError, ValueError, KeyError, NotImplementedError, OverflowError):
         return match.group()
-
-
-def written_value(written: str) -> Decimal:
-    if "," not in written and re.fullmatch(r"\d+\.\d{1,2}", written):
-        return Decimal(written)  # a decimal point
-    digits = re.sub(r"[.\u00a0\u202f ]", "", written).replace(",", ".")
-    if len(digits.replace(".", "")) > MAX_DIGITS:
-        raise ValueError(written)
-    return Decimal(digits)
-
-
-def number_words(number: Decimal | int, lang: str) -> str:
-    if isinstance(number, Decimal) and number == number.to_integral_value():
-        number = int(number)
-    if isinstance(number, int):
-        return str(num2words(number, lang=lang)).replace(",", "")  # "mil, duzentos": no pause inside a number
-    whole, _, decimals = format(number, "f").partition(".")
-    # "3,05" is "tres coma cero cinco": the decimals are said digit by digit after a leading zero.
-    said_decimals = (
-        " ".join(str(num2words(int(d), lang=lang)) for d in decimals)
-        if decimals.startswith("0")
-        else str(num2words(int(decimals), lang=lang))
-    )
-    return f"{num2words(int(whole), lang=lang)} {DECIMAL_WORD[lang]} {said_decimals}"
 
 
 def _amount(match: re.Match[str], lang: str) -> str:

@@ -18,6 +18,7 @@ from num2words import num2words
 
 from . import normalize_romance_words as words
 from .normalize_roman import MAX_LETTERS, value
+from .normalize_romance_numbers import number_words, written_value
 
 Say = Callable[[re.Match[str], str], str]
 _VALUE = r"\d{1,9}(?:[.,]\d{1,6})?"
@@ -39,8 +40,6 @@ def _said_or_kept(say: Say, lang: str, match: re.Match[str]) -> str:
 
 
 def _number(written: str, lang: str) -> str:
-    from .normalize_romance import number_words, written_value  # the reader of numbers, which runs after
-
     return number_words(written_value(written), lang)
 
 
@@ -56,9 +55,7 @@ def _scaled(match: re.Match[str], lang: str) -> str:
         said = said.replace(" mila", "mila")  # "diecimila": Italian writes thousands in one word
     symbol = match["currency"] or match["after"]
     if symbol:
-        from .normalize_romance import CURRENCIES
-
-        currency = CURRENCIES[lang][symbol][1]
+        currency = words.CURRENCIES[lang][symbol][1]
         if match["scale"] in "kK":
             return f"{said} {currency}"
         if lang == "fr" and currency[0] in "aeiouéh":

@@ -8,6 +8,33 @@ import re
 
 _UNIT_ENTRY = re.compile(r"(?P<unit>\S+)=(?P<one>[^=/]+)/(?P<many>[^=/]+?)(?=\s+\S+=|\s*$)")
 
+# currency symbol → (singular, plural, cent singular, cent plural) per language
+CURRENCIES = {
+    "es": {
+        "€": ("euro", "euros", "céntimo", "céntimos"),
+        "$": ("dólar", "dólares", "centavo", "centavos"),
+        "£": ("libra", "libras", "penique", "peniques"),
+        "R$": ("real", "reales", "centavo", "centavos"),
+    },
+    "fr": {
+        "€": ("euro", "euros", "centime", "centimes"),
+        "$": ("dollar", "dollars", "cent", "cents"),
+        "£": ("livre", "livres", "penny", "pence"),
+        "R$": ("réal", "réaux", "centavo", "centavos"),
+    },
+    "it": {
+        "€": ("euro", "euro", "centesimo", "centesimi"),
+        "$": ("dollaro", "dollari", "centesimo", "centesimi"),
+        "£": ("sterlina", "sterline", "penny", "pence"),
+        "R$": ("real", "real", "centavo", "centavos"),
+    },
+    "pt_BR": {
+        "€": ("euro", "euros", "centavo", "centavos"),
+        "$": ("dólar", "dólares", "centavo", "centavos"),
+        "£": ("libra", "libras", "pêni", "pence"),
+        "R$": ("real", "reais", "centavo", "centavos"),
+    },
+}
 TO = {"es": "a", "fr": "à", "it": "a", "pt_BR": "a"}  # "65-70 °F": sesenta y cinco a setenta grados
 AND = {"es": "y", "fr": "et", "it": "e", "pt_BR": "e"}
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}

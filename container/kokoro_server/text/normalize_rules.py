@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable, Iterable
 from functools import partial
 
+# A sentence's end follows: a rule whose short form ends in a dot keeps it as the full stop there.
+SENTENCE_ENDS = r"(?P<end>(?=\s*$)|(?=\s+(?-i:[A-Z])|\s+[\"“]))?"
 Say = Callable[[re.Match[str], bool], str]
 Rule = tuple[re.Pattern[str], Say]
 

@@ -49,6 +49,7 @@ def _quarter(ordinals: str, noun: str) -> Callable[[re.Match[str]], str]:
     return lambda match: f"{ordinals.split()[int(match['n']) - 1]} {noun}"
 
 
+_HI_SCALES = {"": "", "k": " हज़ार", "K": " हज़ार", "M": " मिलियन", "B": " बिलियन"}
 # language → (pattern, replacement), in order
 RULES: dict[str, tuple[tuple[re.Pattern[str], Replacement], ...]] = {
     "hi": tuple(
@@ -115,7 +116,6 @@ RULES: dict[str, tuple[tuple[re.Pattern[str], Replacement], ...]] = {
         )
     ),
 }
-_HI_SCALES = {"": "", "k": " हज़ार", "K": " हज़ार", "M": " मिलियन", "B": " बिलियन"}
 
 
 def normalize_signs(text: str, language: str) -> str:

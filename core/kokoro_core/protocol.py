@@ -36,6 +36,7 @@ ErrorCode = Literal[
     "invalid_id",
     # what to say, and how
     "invalid_text",
+    "invalid_ssml",
     "text_too_long",
     "nothing_to_speak",
     "unknown_voice",
@@ -167,6 +168,12 @@ def _check_id(value: Any) -> Any:
     return value
 
 
+def _check_ssml(value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise _refuse("invalid_ssml", f"ssml {shown(value)} is invalid; give true (the text is SSML) or false")
+    return value
+
+
 def _check_text(value: Any) -> Any:
     if not isinstance(value, str):
         raise _refuse("invalid_text", f"text must be a string, not {type(value).__name__}")
@@ -182,14 +189,17 @@ class Configure(SpeechOptionFields):
 
 
 class Speak(SpeechOptionFields):
-    """Queue an utterance. ``first_chunk_chars`` resumes one: the value its ``start`` gave."""
+    """Queue an utterance. ``first_chunk_chars`` resumes one: the value its ``start`` gave. ``ssml``: the
+    text is SSML (docs/ssml.md); unset, a text that starts with ``<speak>`` is."""
 
     type: Literal["speak"] = "speak"
     text: str
     id: str | None = None
     first_chunk_chars: int | None = None
+    ssml: bool | None = None
 
     _text = field_validator("text", mode="before")(_check_text)
+    _ssml = field_validator("ssml", mode="before")(_check_ssml)
     _id = field_validator("id", mode="before")(_check_id)
 
     @field_validator("first_chunk_chars", mode="before")
@@ -218,11 +228,13 @@ class Close(_ClientMessage):
 
 
 class SpeakRequest(SpeechOptionFields):
-    """The JSON body of POST /invocations: one text and its options."""
+    """The JSON body of POST /invocations: one text (``ssml`` as in ``Speak``) and its options."""
 
     text: str
+    ssml: bool | None = None
 
     _text = field_validator("text", mode="before")(_check_text)
+    _ssml = field_validator("ssml", mode="before")(_check_ssml)
 
     def wire(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_unset=True)
@@ -405,6 +417,16 @@ class Marks(_ServerMessage):
     words: list[Word]
 
 
+class Bookmark(_ServerMessage):
+    """An SSML ``mark`` reached: ``at_ms`` from the utterance's first sample, sent before the audio that
+    follows it, in order with the word marks."""
+
+    type: Literal["bookmark"] = "bookmark"
+    id: str
+    name: str
+    at_ms: float
+
+
 class Canceled(_ServerMessage):
     """After a ``cancel``: how much of the utterance's audio had gone out, and the words it held whole."""
 
@@ -426,9 +448,10 @@ class Error(_ServerMessage):
         return self.model_dump(mode="json")  # "id": null when the error is about no utterance
 
 
-ServerMessage = Ready | Configured | Start | Marks | Done | Canceled | Error
+ServerMessage = Ready | Configured | Start | Marks | Bookmark | Done | Canceled | Error
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
-    model.model_fields["type"].default: model for model in (Ready, Configured, Start, Marks, Done, Canceled, Error)
+    model.model_fields["type"].default: model
+    for model in (Ready, Configured, Start, Marks, Bookmark, Done, Canceled, Error)
 }
 _SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")])
 

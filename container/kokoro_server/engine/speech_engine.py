@@ -22,6 +22,7 @@ from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_server.text.word_timing import TimedWord, WordPlaces
 
 RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
+SILENCE_LEVEL = 0.003  # audio quieter than this (of full scale 1.0) is silence: an engine trims to its sound
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import soxr
 
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.model_cache import SAMPLE_RATE as MODEL_RATE
+from kokoro_server.engine.speech_engine import SILENCE_LEVEL
 
 _MULAW_BIAS = 0x21
 _MULAW_CLIP = 8159
@@ -31,6 +32,14 @@ def mulaw_encode(pcm: np.ndarray) -> bytes:
     code = (segment << 4) | ((magnitude >> (segment + 1)) & 0x0F)
     encoded: bytes = (code ^ np.where(negative, 0x7F, 0xFF)).astype(np.uint8).tobytes()
     return encoded
+
+
+def quiet_edges(audio: np.ndarray) -> tuple[int, int]:
+    """How many samples at the start and at the end of ``audio`` are silence (all of it, both, if it is all quiet)."""
+    loud = np.flatnonzero(np.abs(audio) > SILENCE_LEVEL)
+    if not loud.size:
+        return len(audio), len(audio)
+    return int(loud[0]), len(audio) - 1 - int(loud[-1])
 
 
 class StreamEncoder:

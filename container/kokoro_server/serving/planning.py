@@ -9,16 +9,24 @@ utterance has spent
 ``budget_seconds`` planning, the rest of it is planned by the text as written (sizes in written
 characters, every word boundary a clean cut). Synthesis still says each chunk normalized; only where
 the chunks are cut changes.
+
+An utterance is a script (``text.script``): runs of text, each planned this way in turn on one budget,
+and the pauses and marks between them, which need no planning.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TypeVar
 
 from kokoro_core.chunker import AS_WRITTEN, Reading, iter_chunks
+from kokoro_core.lexicon import Lexicon
+from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import Interrupted, Interruption
+from kokoro_server.text.reading import VoiceReading
+from kokoro_server.text.script import Run, Script
 
 Clock = Callable[[], float]
 Answer = TypeVar("Answer")
@@ -31,13 +39,18 @@ class BudgetedReading:
     """
 
     def __init__(
-        self, reading: Reading, budget_seconds: float, interruption: Interruption, clock: Clock = time.perf_counter
+        self,
+        reading: Reading,
+        budget_seconds: float,
+        interruption: Interruption,
+        clock: Clock = time.perf_counter,
+        spent: float = 0.0,
     ) -> None:
         self._reading = reading
         self._budget = budget_seconds
         self._interruption = interruption
         self._clock = clock
-        self.spent = 0.0
+        self.spent = spent  # of the budget, by the text planned before this one
 
     @property
     def exhausted(self) -> bool:
@@ -76,8 +89,9 @@ class ChunkPlan:
         budget_seconds: float,
         interruption: Interruption,
         clock: Clock = time.perf_counter,
+        spent: float = 0.0,
     ) -> None:
-        self.reading = BudgetedReading(reading, budget_seconds, interruption, clock)
+        self.reading = BudgetedReading(reading, budget_seconds, interruption, clock, spent)
         first_chunk_chars, first_must_fit = first_chunk
         self._chunks: Iterator[str] = iter_chunks(
             text, first_chunk_chars, max_chunk_chars, first_must_fit, self.reading
@@ -95,3 +109,63 @@ class ChunkPlan:
     def as_written(self) -> bool:
         """Whether the budget ran out, so part of the text was planned as written."""
         return self.reading.exhausted
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A chunk of a run, and the lexicon it is read with (the voice's, with the run's readings)."""
+
+    text: str
+    run: Run
+    lexicon: Lexicon
+
+
+class ScriptPlan:
+    """A script's steps in order: each run's chunks planned when they are asked for (one budget for
+    all), its pauses and marks as they are."""
+
+    def __init__(
+        self,
+        script: Script,
+        reading: VoiceReading,
+        first_chunk: tuple[int, bool],
+        max_chunk_chars: int,
+        budget_seconds: float,
+        interruption: Interruption,
+        clock: Clock = time.perf_counter,
+    ) -> None:
+        self._steps = iter(script.steps)
+        self._reading = reading
+        self._limits = (first_chunk, max_chunk_chars, budget_seconds)
+        self._interruption, self._clock = interruption, clock
+        self._run: tuple[Run, Lexicon, ChunkPlan] | None = None
+        self._spent = 0.0
+        self._as_written = False
+
+    def take(self) -> Chunk | Pause | Mark | None:
+        """The next step, or None when there is none left."""
+        while True:
+            if self._run is not None:
+                run, lexicon, plan = self._run
+                if (text := plan.take()) is not None:
+                    return Chunk(text, run, lexicon)
+                self._spent, self._as_written = plan.planning_seconds, self._as_written or plan.as_written
+                self._run = None
+            step = next(self._steps, None)
+            if not isinstance(step, Run):
+                return step
+            lexicon = self._reading.lexicon.with_entries(step.lexicon) if step.lexicon else self._reading.lexicon
+            reading = VoiceReading(self._reading.language, self._reading.normalized, lexicon)
+            first_chunk, max_chunk_chars, budget = self._limits
+            plan = ChunkPlan(
+                step.text, reading, first_chunk, max_chunk_chars, budget, self._interruption, self._clock, self._spent
+            )
+            self._run = (step, lexicon, plan)
+
+    @property
+    def planning_seconds(self) -> float:
+        return self._run[2].planning_seconds if self._run is not None else self._spent
+
+    @property
+    def as_written(self) -> bool:
+        return self._as_written or (self._run is not None and self._run[2].as_written)

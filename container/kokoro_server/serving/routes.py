@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from kokoro_core.protocol import (
+    Bookmark,
     ErrorCode,
     ProtocolError,
     SpeakRequest,
@@ -75,6 +76,7 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     try:
         speech = _parse_request(await request.read(), request.content_type)
         utterance = runtime.admit(speech, runtime.new_id("r"), runtime.new_id("http"), runtime.default_options())
+        await runtime.parsed(utterance)
     except ProtocolError as error:
         if error.code == "busy":
             return _error(503, "busy", error.message, {"Retry-After": RETRY_AFTER_SECONDS})
@@ -98,9 +100,10 @@ async def invocations(request: web.Request) -> web.StreamResponse:
             await _write(request, response, header, deadline)
         async for rendered in rendered_alone(runtime, utterance):
             if options.marks:
-                await _write(request, response, _ndjson_chunk(header + rendered.audio, rendered.words), deadline)
+                line = _ndjson_chunk(header + rendered.audio, rendered.words, rendered.bookmarks)
+                await _write(request, response, line, deadline)
                 header = b""
-            else:
+            elif rendered.audio:  # without marks the body is audio alone: SSML marks need ``marks``
                 await _write(request, response, rendered.audio, deadline)
         if options.marks:
             done = {"type": "done", "audio_ms": utterance.audio_ms, "ttfa_ms": utterance.ttfa_ms}
@@ -156,14 +159,22 @@ class EngineSpeech:
         try:
             request = parse_speak_request(speak_fields(text, voice, speed))
             utterance = runtime.admit(request, runtime.new_id("r"), runtime.new_id("openai"), runtime.default_options())
+            await runtime.parsed(utterance)
         except ProtocolError as error:
             raise SourceRefused(503 if error.code == "busy" else 400, error.code, error.message) from None
         async for rendered in rendered_alone(runtime, utterance):
-            yield rendered.audio
+            if rendered.audio:
+                yield rendered.audio
 
 
-def _ndjson_chunk(audio: bytes, words: list[Word]) -> bytes:
-    line = {"type": "chunk", "audio": base64.b64encode(audio).decode(), "words": [w.model_dump() for w in words]}
+def _ndjson_chunk(audio: bytes, words: list[Word], bookmarks: list[Bookmark]) -> bytes:
+    line: dict[str, Any] = {
+        "type": "chunk",
+        "audio": base64.b64encode(audio).decode(),
+        "words": [w.model_dump() for w in words],
+    }
+    if bookmarks:
+        line["bookmarks"] = [{"name": mark.name, "at_ms": mark.at_ms} for mark in bookmarks]
     return json.dumps(line).encode() + b"\n"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal, Protocol
 
 from kokoro_core.lexicon import Lexicon
@@ -12,13 +13,15 @@ from kokoro_core.markdown import spoken_from_markdown
 from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
 from kokoro_core.protocol import Configure, ProtocolError, Speak, SpeakRequest
 from kokoro_core.speakable import language_of
+from kokoro_core.ssml import is_ssml
 from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.settings import ServerSettings
+from kokoro_server.text.script import plain_script
 
 from . import telemetry
 from .in_flight import InFlight
 from .scheduler import Busy, Scheduler
-from .utterance import Rendered, Utterance, check_speakable, render
+from .utterance import Rendered, Utterance, check_speakable, parse_script, render, script_of
 
 State = Literal["starting", "ready", "draining"]
 
@@ -60,19 +63,39 @@ class Runtime:
         """Check a speak (or a POST body) against this server and admit it; one path for both routes.
 
         The utterance holds the text as it is said: markdown marks, code blocks and URLs are read as words
-        (``kokoro_core.markdown``), so word marks and captions name the words heard.
+        (``kokoro_core.markdown``), so word marks and captions name the words heard. An SSML document is
+        parsed on a text thread from now on; ``parsed`` waits for it and refuses one it cannot read.
         Raises ``ProtocolError``: an option this server cannot honour, nothing to say, or ``busy``.
         """
         assert self.engine is not None
-        # Markdown is read as words on every route (kokoro_core.markdown): linear passes, bounded by the length check.
-        text = spoken_from_markdown(check_text_length(request.text, self.settings.max_text_chars))
+        text = check_text_length(request.text, self.settings.max_text_chars)
         options = self.resolve(request, defaults)
-        check_speakable(text, options.voice)
+        ssml = is_ssml(text, request.ssml)
+        if not ssml:
+            # Markdown is read as words (kokoro_core.markdown): linear passes, bounded by the length check.
+            text = spoken_from_markdown(text)
+            check_speakable(text, options.voice)
         try:
             ticket = self.scheduler.admit()
         except Busy as error:
             raise ProtocolError("busy", str(error)) from None
-        return Utterance(utterance_id, session_id, text, options, ticket, first_chunk=first_chunk)
+        utterance = Utterance(utterance_id, session_id, text, options, ticket, first_chunk=first_chunk)
+        if ssml:
+            utterance.parsing = self.scheduler.prepare(
+                partial(parse_script, text, options.voice, self.engine.phoneme_symbols)
+            )
+        else:
+            utterance.script = plain_script(text)
+        return utterance
+
+    async def parsed(self, utterance: Utterance) -> None:
+        """Wait until the utterance's SSML is parsed; a document refused releases its admission and raises
+        ``ProtocolError``."""
+        try:
+            await script_of(utterance)
+        except ProtocolError:
+            self.finished(utterance, "refused")
+            raise
 
     def resolve(self, fields: Speak | SpeakRequest | Configure, defaults: SpeechOptions) -> SpeechOptions:
         """``fields`` over ``defaults``, checked against this server's voices and the languages it reads."""

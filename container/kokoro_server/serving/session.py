@@ -216,6 +216,9 @@ class Session:
                 if asyncio.current_task().cancelling():  # type: ignore[union-attr]
                     raise  # the session is ending
                 # only this utterance was canceled: go on with the next
+            except ProtocolError as error:  # an SSML document refused: its error comes in its turn
+                if self._unfinished.pop(utterance.id, None) is not None:
+                    self._post("message", error.reply(utterance.id))
             except Exception as error:
                 if self._unfinished.pop(utterance.id, None) is not None:
                     self._post("message", ProtocolError("synthesis_failed", str(error)).reply(utterance.id))
@@ -235,14 +238,18 @@ class Session:
             settings.max_chunk_chars,
         )
         utterance.first_chunk = first_chunk
+        await runtime.parsed(utterance)
         self._post("start", utterance)
         async for rendered in runtime.render(utterance, first_chunk):
             while self._outbox and (len(self._outbox) >= OUTBOX_LIMIT or self._outbox_bytes >= AUDIO_AHEAD_BYTES):
                 self._room.clear()
                 await self._room.wait()
+            for bookmark in rendered.bookmarks:
+                self._post("bookmark", (utterance, bookmark))
             if utterance.options.marks and rendered.words:
                 self._post("marks", (utterance, Marks(id=utterance.id, words=rendered.words)))
-            self._post("audio", (utterance, rendered.audio))
+            if rendered.audio:
+                self._post("audio", (utterance, rendered.audio))
         self._post("done", utterance)
 
     # -- sender ---------------------------------------------------------------------------
@@ -309,7 +316,7 @@ class Session:
         elif kind == "canceled":
             canceled = Canceled(id=payload.id, sent_ms=payload.audio_ms, sent_text=payload.sent_text)
             await ws.send_json(canceled.wire())
-        elif kind == "marks":
+        elif kind in ("marks", "bookmark"):
             await ws.send_json(payload[1].wire())
         elif kind == "message":
             await ws.send_json(payload.wire())
@@ -329,6 +336,6 @@ def _size(item: tuple[str, Any]) -> int:
 
 def _utterance_of(item: tuple[str, Any]) -> Utterance | None:
     kind, payload = item
-    if kind in ("audio", "marks"):
+    if kind in ("audio", "marks", "bookmark"):
         return cast(Utterance, payload[0])
     return cast(Utterance, payload) if kind in ("start", "done") else None

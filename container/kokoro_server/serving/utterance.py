@@ -1,5 +1,6 @@
-"""One utterance: its text planned into chunks, synthesized in order, encoded for the wire, with when
-each word is heard (milliseconds from the utterance's first sample, across chunk joins).
+"""One utterance: its script (text, or an SSML document's runs, pauses and marks) planned into chunks,
+synthesized in order, encoded for the wire, with when each word is heard and each mark is reached
+(milliseconds from the utterance's first sample, across chunk joins and pauses).
 
 Both routes use it: POST /invocations streams one utterance per request, a WebSocket session
 streams many in a row. Synthesis and encoding run on an engine worker thread, the text work of every
@@ -10,21 +11,25 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 
+import numpy as np
+
 from kokoro_core.audio_format import wav_header
 from kokoro_core.options import SpeechOptions
-from kokoro_core.protocol import ProtocolError, Word
+from kokoro_core.protocol import SPEED_RANGE, Bookmark, ProtocolError, Word
 from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech, language_of
+from kokoro_core.ssml import Mark, Pause, SsmlError, parse_ssml
 from kokoro_server.engine.speech_engine import Interruption, NothingToSpeak, PreparedChunk, SpeechEngine
 from kokoro_server.text.reading import VoiceReading
+from kokoro_server.text.script import Run, Script, ssml_script
 
-from .audio import StreamEncoder
-from .planning import ChunkPlan
+from .audio import StreamEncoder, quiet_edges
+from .planning import Chunk, ScriptPlan
 from .scheduler import Scheduler, Ticket
 
 
@@ -32,9 +37,12 @@ from .scheduler import Scheduler, Ticket
 class Utterance:
     id: str
     session: str
-    text: str
+    text: str  # as written (an SSML document's without its markup, once parsed)
     options: SpeechOptions
     ticket: Ticket
+    # What is said, in order; an SSML document's is made on a text thread (``parsing``) before it is spoken.
+    script: Script | None = None
+    parsing: Future[Script] | None = None
     received: float = field(default_factory=time.perf_counter)
     interruption: Interruption = field(default_factory=Interruption)
     # The first chunk's limit in characters and whether it must fit (cut between words if need be);
@@ -77,6 +85,27 @@ class Utterance:
         return round(self.synth_seconds / (self.audio_ms / 1000), 4) if self.audio_ms else None
 
 
+async def script_of(utterance: Utterance) -> Script:
+    """The utterance's script, once its SSML is parsed; raises ``ProtocolError`` for a document it refuses."""
+    if utterance.script is None:
+        assert utterance.parsing is not None
+        utterance.script = await asyncio.wrap_future(utterance.parsing)
+        utterance.text = utterance.script.text
+    return utterance.script
+
+
+def parse_script(document: str, voice: str, symbols: Collection[str]) -> Script:
+    """An SSML document's script for ``voice``, on a text thread: linear and bounded (``kokoro_core.ssml``)."""
+    try:
+        script = ssml_script(parse_ssml(document), language_of(voice), symbols)
+    except SsmlError as error:
+        raise ProtocolError("invalid_ssml", f"{error}; see docs/ssml.md for the SSML this server reads") from None
+    language = language_of(voice)
+    if not any(not isinstance(step, Run) or has_speech(step.text, language) for step in script.steps):
+        raise ProtocolError("nothing_to_speak", f"the SSML has nothing voice {voice!r} ({language}) can speak")
+    return script
+
+
 def check_speakable(text: str, voice: str) -> None:
     """Refuse, before any work, a text in which the voice would find nothing to say (one C-speed scan: it
     runs as a message is read)."""
@@ -91,20 +120,43 @@ def check_speakable(text: str, voice: str) -> None:
 
 @dataclass(frozen=True)
 class Rendered:
-    """One chunk for the wire: its encoded audio and its words."""
+    """One piece for the wire: encoded audio, its words, and the marks reached before it."""
 
     audio: bytes
     words: list[Word]
+    bookmarks: list[Bookmark] = field(default_factory=list)
 
 
-def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ChunkPlan) -> PreparedChunk | None:
-    """Plan the next chunk with something to say and do its text work, on a text thread; None when no
-    chunk is left. A chunk of only punctuation adds nothing and is passed over."""
+Step = tuple[PreparedChunk, Run] | Pause | Mark  # a chunk ready for the model, or what needs no model
+
+
+@dataclass
+class _Timeline:
+    """Where the audio stands: a pause waits for the sound after it, so that the silence between the
+    last sound before it and the first after it is the pause (the voice's own quiet edges count), and
+    marks after a pause wait with it."""
+
+    pause_samples: int = 0
+    marks: list[str] = field(default_factory=list)
+    tail_quiet: int = 0  # quiet samples at the end of the audio so far
+
+    def reached(self, utterance: Utterance, ms_per_sample: float) -> list[Bookmark]:
+        at = round(utterance.rendered_samples * ms_per_sample, 1)
+        bookmarks = [Bookmark(id=utterance.id, name=name, at_ms=at) for name in self.marks]
+        self.marks.clear()
+        return bookmarks
+
+
+def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ScriptPlan) -> Step | None:
+    """The next step: a chunk with something to say, planned and prepared on a text thread, or a pause or
+    a mark; None when no step is left. A chunk of only punctuation adds nothing and is passed over."""
     started, options = time.perf_counter(), utterance.options
     try:
-        while (text := plan.take()) is not None:
+        while (step := plan.take()) is not None:
+            if not isinstance(step, Chunk):
+                return step
             try:
-                return engine.prepare(text, options.voice, options.normalize, options.lexicon)
+                return engine.prepare(step.text, options.voice, options.normalize, step.lexicon), step.run
             except NothingToSpeak:
                 continue
         return None
@@ -113,42 +165,102 @@ def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ChunkPlan) -
         utterance.planning_seconds, utterance.planned_as_written = plan.planning_seconds, plan.as_written
 
 
-def _speak(engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, chunk: PreparedChunk) -> Rendered:
-    """Synthesize a prepared chunk and encode it, on an engine worker."""
+def _silence(encoder: StreamEncoder, utterance: Utterance, samples: int) -> Rendered:
+    utterance.rendered_samples += samples
+    return Rendered(encoder.encode(np.zeros(samples, dtype=np.float32)), [])
+
+
+def _speak(
+    engine: SpeechEngine,
+    encoder: StreamEncoder,
+    utterance: Utterance,
+    timeline: _Timeline,
+    step: tuple[PreparedChunk, Run],
+) -> list[Rendered]:
+    """Synthesize a prepared chunk and encode it, on an engine worker; a pause before it goes first."""
     started = time.perf_counter()
-    speech = engine.speak(chunk, utterance.options.speed, utterance.interruption)
-    ms_per_sample, offset = 1000 / engine.sample_rate, utterance.rendered_samples
+    chunk, run = step
+    low, high = SPEED_RANGE
+    speed = min(high, max(low, utterance.options.speed * run.rate))
+    speech = engine.speak(chunk, speed, utterance.interruption)
+    ms_per_sample = 1000 / engine.sample_rate
+    rendered: list[Rendered] = []
+    head_quiet, tail_quiet = quiet_edges(speech.audio)
+    paused = timeline.pause_samples > 0
+    if paused:
+        pad = max(0, timeline.pause_samples - timeline.tail_quiet - head_quiet)
+        timeline.pause_samples = 0
+        if pad:
+            rendered.append(_silence(encoder, utterance, pad))
+    offset, audio = utterance.rendered_samples, speech.audio
+    if timeline.marks:
+        lead = head_quiet if paused else 0  # after a pause, its marks are reached where the sound resumes
+        if lead:
+            rendered.append(Rendered(encoder.encode(audio[:lead]), []))
+            utterance.rendered_samples += lead
+        rendered.append(Rendered(b"", [], timeline.reached(utterance, ms_per_sample)))
+        audio = audio[lead:]
     words = [
         Word(
-            text=word.text,
+            text=run.as_written(word.text),
             start_ms=round((offset + word.start) * ms_per_sample, 1),
             end_ms=round((offset + word.end) * ms_per_sample, 1),
         )
         for word in speech.words
     ]
     utterance.words.extend(words)
-    utterance.rendered_samples += len(speech.audio)
-    rendered = Rendered(encoder.encode(speech.audio), words)
+    utterance.rendered_samples = offset + len(speech.audio)
+    timeline.tail_quiet = tail_quiet if tail_quiet < len(speech.audio) else timeline.tail_quiet + len(speech.audio)
+    rendered.append(Rendered(encoder.encode(audio), words))
     utterance.synth_seconds += time.perf_counter() - started
     return rendered
 
 
-Prepare = Callable[[], PreparedChunk | None]
+def _without_model(
+    step: Pause | Mark, encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline, sample_rate: int
+) -> list[Rendered]:
+    """A pause or a mark: a pause waits for the sound after it; a mark is reached now, or after a pause."""
+    if isinstance(step, Pause):
+        timeline.pause_samples += round(step.ms * sample_rate / 1000)
+        return []
+    timeline.marks.append(step.name)
+    if timeline.pause_samples:
+        return []
+    return [Rendered(b"", [], timeline.reached(utterance, 1000 / sample_rate))]
+
+
+def _finish(encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline, sample_rate: int) -> list[Rendered]:
+    """What is left at the end: a last pause (after the quiet the audio already ends with), the marks
+    after it, and the resampler's last samples."""
+    rendered = []
+    if pad := max(0, timeline.pause_samples - timeline.tail_quiet):
+        rendered.append(_silence(encoder, utterance, pad))
+    timeline.pause_samples = 0
+    if timeline.marks:
+        rendered.append(Rendered(b"", [], timeline.reached(utterance, 1000 / sample_rate)))
+    if tail := encoder.finish():
+        rendered.append(Rendered(tail, []))
+    return rendered
+
+
+Prepare = Callable[[], Step | None]
 
 
 def _speak_first(
     prepare: Prepare,
-    speak: Callable[[PreparedChunk], Rendered],
-    ahead: Callable[[Prepare], Future[PreparedChunk | None]],
-) -> tuple[Rendered | None, Future[PreparedChunk | None] | None]:
-    """The first chunk, on an engine worker: planned and prepared here (nothing is there to overlap its text
-    work with), then spoken, while the second chunk's text work starts on a text thread."""
-    chunk = prepare()
-    if chunk is None:
+    speak: Callable[[tuple[PreparedChunk, Run]], list[Rendered]],
+    ahead: Callable[[Prepare], Future[Step | None]],
+) -> tuple[Step | list[Rendered] | None, Future[Step | None] | None]:
+    """The first step, on an engine worker: planned and prepared here (nothing is there to overlap its text
+    work with), then spoken if it is a chunk, while the next step's text work starts on a text thread."""
+    step = prepare()
+    if step is None:
         return None, None
-    following = ahead(prepare)  # after the first chunk is planned: the plan is read in order
+    following = ahead(prepare)  # after the first step is planned: the plan is read in order
+    if not isinstance(step, tuple):
+        return step, following  # a pause or a mark, for the event loop
     try:
-        return speak(chunk), following
+        return speak(step), following
     except BaseException:
         following.cancel()
         raise
@@ -162,37 +274,48 @@ async def render(
     max_chunk_chars: int,
     planning_budget_seconds: float,
 ) -> AsyncIterator[Rendered]:
-    """Yield the encoded audio of ``utterance`` and its words, chunk by chunk (its ``header`` goes first
-    on the wire).
+    """Yield the encoded audio of ``utterance``, its words and its marks, chunk by chunk (its ``header``
+    goes first on the wire).
 
     ``first_chunk`` is the first chunk's limit in characters and whether it must fit it (``pace``). Each
-    chunk after the first is planned and prepared on a text thread while the chunk before it is spoken
+    step after the first is planned and prepared on a text thread while the chunk before it is spoken
     (``planning``), so the engine worker runs the model alone.
     """
     encoder = StreamEncoder(utterance.options.format)
     options = utterance.options
+    script = await script_of(utterance)
     reading = VoiceReading(language_of(options.voice), options.normalize, options.lexicon)
-    plan = ChunkPlan(
-        utterance.text, reading, first_chunk, max_chunk_chars, planning_budget_seconds, utterance.interruption
-    )
+    plan = ScriptPlan(script, reading, first_chunk, max_chunk_chars, planning_budget_seconds, utterance.interruption)
+    timeline = _Timeline()
+    rate = engine.sample_rate
     prepare: Prepare = partial(_prepare_next, engine, utterance, plan)
-    speak = partial(_speak, engine, encoder, utterance)
-    ahead: Future[PreparedChunk | None] | None = None
+    speak = partial(_speak, engine, encoder, utterance, timeline)
+    ahead: Future[Step | None] | None = None
     finished = False
     try:
-        rendered, ahead = await scheduler.run(
-            utterance.session, partial(_speak_first, prepare, speak, scheduler.prepare)
+        first, ahead = await scheduler.run(utterance.session, partial(_speak_first, prepare, speak, scheduler.prepare))
+        pieces = (
+            first
+            if isinstance(first, list)
+            else []
+            if first is None
+            else _without_model(first, encoder, utterance, timeline, rate)
         )
-        if rendered is not None and rendered.audio:
-            yield rendered
-        while ahead is not None and (chunk := await asyncio.wrap_future(ahead)) is not None:
-            ahead = scheduler.prepare(prepare)  # the next chunk's text work, while this one is spoken
-            rendered = await scheduler.run(utterance.session, partial(speak, chunk))
-            if rendered.audio:
-                yield rendered
+        while True:
+            for piece in pieces:
+                if piece.audio or piece.bookmarks:
+                    yield piece
+            if ahead is None or (step := await asyncio.wrap_future(ahead)) is None:
+                break
+            ahead = scheduler.prepare(prepare)  # the next step's text work, while this one is spoken
+            if isinstance(step, tuple):
+                pieces = await scheduler.run(utterance.session, partial(speak, step))
+            else:
+                pieces = _without_model(step, encoder, utterance, timeline, rate)
         finished = True
-        if tail := encoder.finish():  # the resampler's last samples (microseconds of work)
-            yield Rendered(tail, [])
+        # A last pause may be seconds of silence to resample: not on the event loop.
+        for piece in await asyncio.wrap_future(scheduler.prepare(partial(_finish, encoder, utterance, timeline, rate))):
+            yield piece
     finally:
         if not finished:
             # Canceled, disconnected, failed or cut at shutdown: a chunk already on a worker stops now, so

@@ -1,0 +1,136 @@
+"""What an utterance says, in order: runs of text to synthesize, pauses, and marks.
+
+Plain text is one run. An SSML document (``kokoro_core.ssml``) is cut into runs where a pause, a mark,
+a sentence's or paragraph's end or a change of rate falls; within a run, text read a given way (a
+``say-as``, a ``sub``, a ``phoneme``) stands as a placeholder word that the run's own lexicon reads as
+asked. So the chunk plan, normalization, G2P and word timing work on a run as on any text, and a word
+mark names what was written ("W3C", not its alias).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from kokoro_core.lexicon import NO_LEXICON, Lexicon
+from kokoro_core.ssml import Mark, Part, Pause, ReadAs, SentenceEnd, SsmlError, Words, written_text
+
+from .say_as import SayAsError, say_as
+
+# A placeholder is plain letters (the normalizer and G2P leave it be; the lexicon finds it as a word),
+# its number in letters a-j, as the lexicon's own placeholders are.
+_PLACEHOLDER = re.compile(r"Ssmlzx([a-j]+)zq")
+# Tie bars join an affricate's two symbols in IPA; the model has one symbol for some of them.
+_TIED = {"t͡ʃ": "ʧ", "d͡ʒ": "ʤ", "t͡s": "ʦ", "d͡z": "ʣ", "t͡ɕ": "ʨ", "d͡ʑ": "ʥ"}
+
+
+@dataclass(frozen=True)
+class Run:
+    """Text said in one go, at ``rate`` times the utterance's speed."""
+
+    text: str  # as written, each piece read a given way as its placeholder
+    rate: float = 1.0
+    lexicon: Lexicon = NO_LEXICON  # how each placeholder is said
+    written: dict[str, str] = field(default_factory=dict)  # each placeholder's words as written
+
+    def as_written(self, text: str) -> str:
+        """``text`` of this run (a word, a chunk) with its placeholders back to what was written."""
+        if not self.written:
+            return text
+        return _PLACEHOLDER.sub(lambda match: self.written[match.group()], text)
+
+
+Step = Run | Pause | Mark
+
+
+@dataclass(frozen=True)
+class Script:
+    steps: tuple[Step, ...]
+    text: str  # what is said, as written
+
+    @property
+    def pauses_ms(self) -> int:
+        return sum(step.ms for step in self.steps if isinstance(step, Pause))
+
+
+def plain_script(text: str) -> Script:
+    return Script((Run(text),), text)
+
+
+def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> Script:
+    """The script of an SSML document's parts, for a voice of ``language``; raises ``SsmlError`` when a
+    piece cannot be read as asked. ``symbols``: the model's phonemes, which a ``phoneme`` must keep to."""
+    steps: list[Step] = []
+    pieces: list[str] = []
+    readings: list[tuple[str, str, str]] = []  # (placeholder, said, written) of the run being built
+    rate = 1.0
+    count = 0
+
+    def end_run() -> None:
+        text = _joined(pieces)
+        if text.strip():
+            lexicon = Lexicon(tuple((placeholder, said) for placeholder, said, _ in readings))
+            steps.append(Run(text, rate, lexicon, {placeholder: written for placeholder, _, written in readings}))
+        pieces.clear()
+        readings.clear()
+
+    for part in parts:
+        if isinstance(part, Words):
+            if part.rate != rate:
+                end_run()
+                rate = part.rate
+            if part.read_as is None:
+                pieces.append(part.written)
+                continue
+            placeholder = "Ssmlzx" + "".join(chr(ord("a") + int(digit)) for digit in str(count)) + "zq"
+            count += 1
+            readings.append((placeholder, _said(part.read_as, part.written, language, symbols), part.written))
+            pieces.append(f"\x01{placeholder}\x02")
+        else:
+            end_run()
+            if not isinstance(part, SentenceEnd):
+                steps.append(part)
+    end_run()
+    return Script(tuple(steps), written_text(parts))
+
+
+def _joined(pieces: list[str]) -> str:
+    """The run's text; a placeholder stands apart from the letters either side of it, so it is a word."""
+    text = "".join(pieces)  # each placeholder between \x01 and \x02
+    return re.sub("(?<=\\w)\x01|\x02(?=\\w)", " ", text).replace("\x01", "").replace("\x02", "")
+
+
+def _said(read_as: ReadAs, written: str, language: str, symbols: Collection[str]) -> str:
+    """What is said for ``written``: a respelling, or phonemes between slashes (as in a lexicon)."""
+    if read_as.element == "sub":
+        return read_as.value.lstrip("/")  # a lexicon reads a leading slash as phonemes
+    if read_as.element == "phoneme":
+        return f"/{_phonemes(read_as.value, read_as.format or 'ipa', language, symbols)}/"
+    try:
+        said = say_as(written, read_as.value, read_as.format, language)
+    except SayAsError as error:
+        raise SsmlError(str(error)) from None
+    if not said.strip():
+        raise SsmlError(f"say-as {read_as.value} found nothing to say in {written[:60]!r}")
+    return said
+
+
+def _phonemes(ph: str, alphabet: str, language: str, symbols: Collection[str]) -> str:
+    """``ph`` in the model's phoneme set: x-kokoro as written; IPA with its spellings of the model's
+    symbols mapped (ɡ for g, ɹ for an English r, one symbol for a tied affricate)."""
+    phonemes = " ".join(ph.split())
+    if alphabet == "ipa":
+        english = language.startswith("en")
+        for tied, one in _TIED.items():
+            phonemes = phonemes.replace(tied, tied.replace("͡", "") if english else one)
+        phonemes = phonemes.replace("͡", "").replace("g", "ɡ").replace(".", "")
+        if english:
+            phonemes = phonemes.replace("r", "ɹ")
+    unknown = sorted({symbol for symbol in phonemes if symbol not in symbols and symbol != " "})
+    if unknown:
+        raise SsmlError(
+            f"<phoneme ph={ph!r}> uses {' '.join(unknown)!r}, which the model does not say; "
+            "`kokoro-stream normalize --phonemes` shows the phonemes of similar words"
+        )
+    return phonemes

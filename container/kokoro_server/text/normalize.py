@@ -41,6 +41,7 @@ from .normalize_words import (
     CURRENCIES,
     FRACTION_DENOMINATORS,
     SCALES,
+    SPACED_UNITS,
     UNITS,
 )
 
@@ -132,7 +133,7 @@ def _signed(text: str, british: bool) -> str:
 
 
 def _unit(match: re.Match[str], british: bool) -> str:
-    one, many = UNITS[match.group("unit")]
+    one, many = UNITS.get(match.group("unit")) or SPACED_UNITS[match.group("unit")]
     value = match.group("value")
     try:
         single = Decimal(value.replace(",", "")) == 1
@@ -279,6 +280,7 @@ RULES: list[Rule] = [
         ),
         _unit,
     ),
+    (re.compile(rf"(?<![\w.])(?P<article>)(?P<value>{_NUMBER})\s(?P<unit>m)(?![\w/'’]|\.\w)"), _unit),
     (re.compile(r"\b(\d+)(?:st|nd|rd|th)\b"), _ordinal),
     (
         re.compile(r"\b(\d{1,4})([A-Z])\b"),

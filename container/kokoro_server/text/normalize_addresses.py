@@ -56,7 +56,10 @@ def _compass(written: str | None) -> str:
 
 def _address(match: re.Match[str], british: bool) -> str:
     names = " ".join(match["names"].split())
-    said = f"{spoken.paired(match['number'], british)} {_compass(match['before'])}{names} {STREET_TYPES[match['type']]}"
+    number = spoken.paired(match["number"], british) + (
+        f" {spoken.LETTERS[match['letter']]}" if match["letter"] else ""
+    )
+    said = f"{number} {_compass(match['before'])}{names} {STREET_TYPES[match['type']]}"
     if match["after"]:
         said += " " + COMPASS[match["after"].strip().rstrip(".")]
     # The abbreviation's dot may also end the sentence: keep a full stop where it does.
@@ -89,7 +92,7 @@ def _street_or_saint(match: re.Match[str], british: bool) -> str:
 RULES: list[Rule] = [
     (
         re.compile(
-            rf"(?<![\w.,-])(?P<number>\d{{1,5}})\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"
+            rf"(?<![\w.,-])(?P<number>\d{{1,5}})(?P<letter>[A-Z])?\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"
             rf"(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?"
             rf"(?P<after>\s+(?:{_COMPASS})\b\.?)?(?P<end>(?=\s*$)|(?=\s+(?!(?:{'|'.join(UNITS)})\b)[A-Z]))?"
         ),

@@ -23,6 +23,11 @@ def _initials_and(match: re.Match[str], british: bool) -> str:
     return f"{_letters(match['left'])} and {_letters(match['right'])}"
 
 
+def _handle(match: re.Match[str], british: bool) -> str:
+    # "@maria_dev": at maria underscore dev, as a handle is spelled out to someone typing it.
+    return "at " + match["handle"].replace("_", " underscore ").strip()
+
+
 _COMPARISONS = {"<": "under", ">": "over", "≤": "at most", "≥": "at least", "<=": "at most", ">=": "at least"}
 
 BEFORE_PHONES: list[Rule] = [
@@ -42,7 +47,7 @@ BEFORE_PHONES: list[Rule] = [
 
 AFTER_PHONES: list[Rule] = [
     # "@handle", "meet @ noon": at. E-mail addresses were said before.
-    (re.compile(r"(?<![\w@])@(?=[A-Za-z_])"), lambda match, british: "at "),
+    (re.compile(r"(?<![\w@])@(?P<handle>[A-Za-z_]\w{0,63})"), _handle),
     (re.compile(r"(?<=\s)@(?=\s)"), lambda match, british: "at"),
     (re.compile(r"(?<![\w#])#(?=[A-Za-z]\w*)"), lambda match, british: "hashtag "),
     # "5+ years": five plus years; "+5%": plus five percent; "Disney+", "A+": plus.

@@ -100,6 +100,8 @@ UNITS = {
     "fps": ("frame per second", "frames per second"),
     "dpi": ("dot per inch", "dots per inch"),
 }
+# Units read only after a space: "25 m" is metres, but "25m" may be minutes or millions.
+SPACED_UNITS = {"m": ("meter", "meters")}
 BRITISH_SPELLINGS = {"meter": "metre", "liter": "litre"}
 # Abbreviations whose reading does not depend on what follows.
 ABBREVIATIONS = {

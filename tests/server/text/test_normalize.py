@@ -112,6 +112,11 @@ _PIECES = st.one_of(
     st.from_regex(r"[0-9]{1,3}(,[0-9]{3})*(\.[0-9]{1,3})?%?", fullmatch=True),
     st.from_regex(r"order [0-9]{2}-[0-9]{4}", fullmatch=True),
     st.sampled_from(["Dr.", "St.", "etc.", "e.g.", "&", "support@example.com", "example.com/help", "21st", "10 mg"]),
+    st.sampled_from(
+        "2x|10k|3.5M users|$2.5B|~$30|≈|<5|65-70°F|9am-5pm|10–20%|C++|R&D|AT&T|@handle|#general|5+|+5%|Q3 2025|FY2026"
+        "|in H1|Henry VIII|World War II|Chapter IV|Rocky III|123 Main St.|450 N. State St.|Apt 4B|Suite 200|IL 62704"
+        "|ext. 204|at x204|PIN 0420|code 583 201|room 1204|gate B12|1920x1080|3.2 GHz|100 MB/s|25 m".split("|")
+    ),
     st.text(max_size=12),
 )
 

@@ -7,6 +7,9 @@ Thread-safe: the server calls ``speak`` from several engine workers and ``prepar
 once. ONNX Runtime runs one session concurrently and releases the GIL while it computes; espeak-ng is
 process-global state, so kokoro-onnx's tokenizer serialises phonemization behind a lock.
 
+A voice may be a blend of voices (``kokoro_core.voices``): its style vectors are theirs mixed, once
+(``VoiceStyles``).
+
 An inference call can be stopped part-way (``Interruption``): a long chunk on a CPU takes many
 seconds, and neither a canceled utterance nor a server past its drain deadline should wait for it.
 """

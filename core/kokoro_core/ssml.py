@@ -75,7 +75,7 @@ _READ_AS = ("say-as", "sub", "phoneme")  # text only inside, read a given way
 _EMPTY = ("break", "mark")
 _TIME = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s)\s*")
 _RATE = re.compile(r"\s*([+-]?)(\d+(?:\.\d+)?)\s*(%?)\s*")
-_DOCUMENT = re.compile(r"\s*(?:<\?xml[^>]{0,200}\?>\s*)?<speak[\s>/]")
+_DOCUMENT = re.compile(r"\s*(?:<\?xml[^>]{0,200}\?>\s*)?(?:<!DOCTYPE\s+speak\b|<speak[\s>/])")
 _PROLOG = re.compile(r"\s*<(?:\?xml|!DOCTYPE|speak[\s>/])")  # a document, not a fragment to wrap
 _SPACE = re.compile(r"\s+")
 

@@ -1,0 +1,141 @@
+"""The SSML parser: what each element becomes, what is refused and how, and that parsing stays linear."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kokoro_core.ssml import (
+    MAX_BREAK_MS,
+    MAX_DEPTH,
+    MAX_ELEMENTS,
+    MAX_PAUSE_MS,
+    PARAGRAPH_PAUSE_MS,
+    Mark,
+    Pause,
+    ReadAs,
+    SentenceEnd,
+    SsmlError,
+    Words,
+    as_document,
+    is_ssml,
+    parse_ssml,
+    written_text,
+)
+
+
+def test_a_document_becomes_words_pauses_marks_and_sentence_ends() -> None:
+    parts = parse_ssml(
+        '<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="en-US">'
+        'Hello <break time="700ms"/> your code is <say-as interpret-as="characters">AB12</say-as>.'
+        '<mark name="m1"/><prosody rate="slow">Slowly <sub alias="World Wide Web Consortium">W3C</sub></prosody>'
+        "<p>One.</p><p>Two.</p></speak>"
+    )
+    assert parts == [
+        Words("Hello "),
+        Pause(700),
+        Words(" your code is "),
+        Words("AB12", read_as=ReadAs("say-as", "characters")),
+        Words("."),
+        Mark("m1"),
+        Words("Slowly ", rate=0.8),
+        Words("W3C", rate=0.8, read_as=ReadAs("sub", "World Wide Web Consortium")),
+        SentenceEnd(),
+        Words("One."),
+        SentenceEnd(),
+        Pause(PARAGRAPH_PAUSE_MS),  # between the paragraphs, not after the last
+        Words("Two."),
+        SentenceEnd(),
+    ]
+    assert written_text(parts) == "Hello your code is AB12. Slowly W3C One. Two."
+
+
+def test_only_a_speak_document_or_an_explicit_flag_is_ssml() -> None:
+    assert is_ssml("<speak>Hi</speak>")
+    assert is_ssml('  <?xml version="1.0"?>\n<speak>Hi</speak>')
+    assert is_ssml('<?xml version="1.0"?><!DOCTYPE speak [<!ENTITY a "b">]><speak>&a;</speak>')  # then refused
+    assert not is_ssml("Use <b>bold</b> for emphasis.")  # plain text is never read as markup
+    assert not is_ssml("<speak>Hi</speak>", asked=False)
+    assert is_ssml("Hi <break/> there", asked=True)
+    assert as_document("Hi <break/> there") == "<speak>Hi <break/> there</speak>"
+    assert parse_ssml("Hi <break/> there") == [Words("Hi "), Pause(400), Words(" there")]
+    assert parse_ssml("<p>A fragment.</p>") == [Words("A fragment."), SentenceEnd()]
+
+
+@pytest.mark.parametrize(
+    ("rate", "expected"),
+    [("x-slow", 0.6), ("fast", 1.25), ("80%", 0.8), ("150%", 1.5), ("1.2", 1.2), ("+50%", 1.2), ("-50%", 0.4)],
+)
+def test_prosody_rate_keywords_percentages_and_relative_changes(rate: str, expected: float) -> None:
+    parts = parse_ssml(f'<speak><prosody rate="slow"><prosody rate="{rate}">x</prosody></prosody></speak>')
+    assert parts[0] == Words("x", rate=pytest.approx(expected))
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("<speak><foo/></speak>", "line 1, column 8: <foo> is not an element this server reads; it reads: speak, p"),
+        ("<speak><break time='x'/></speak>", "<break time='x'> is not allowed; time may be: a duration"),
+        ("<speak><break strength='loud'/></speak>", "strength may be: none, x-weak, weak, medium, strong, x-strong"),
+        ("<speak><break time='11s'/></speak>", f"is longer than {MAX_BREAK_MS} ms"),
+        ("<speak><break>text</break></speak>", "<break> is an empty element"),
+        ("<speak>unclosed", "not well-formed XML: no element found"),
+        ("<speak><s>unclosed</speak>", "not well-formed XML: mismatched tag: line 1, column 20"),
+        ("<speak>a & b</speak>", "escape & and <"),
+        ("<speak><say-as interpret-as='x'>1</say-as></speak>", "interpret-as may be: characters, spell-out"),
+        ("<speak><say-as interpret-as='date' format='qq'>1</say-as></speak>", "format may be: mdy, dmy"),
+        ("<speak><say-as>1</say-as></speak>", "interpret-as=''> is not allowed"),
+        ("<speak><sub>W3C</sub></speak>", "<sub> needs an alias"),
+        ("<speak><sub alias='x'><break/></sub></speak>", "<sub> holds only text, not <break>"),
+        ("<speak><sub alias='x'></sub></speak>", "<sub> is empty"),
+        ("<speak><phoneme ph='x' alphabet='sampa'>a</phoneme></speak>", "alphabet may be: ipa, x-kokoro"),
+        ("<speak><mark/></speak>", "<mark> needs a name"),
+        ("<speak><prosody rate='quick'>a</prosody></speak>", "rate may be: x-slow, slow"),
+        ("<speak><emphasis level='max'>a</emphasis></speak>", "level may be: strong, moderate"),
+        ("<speak><s foo='1'>a</s></speak>", "<s> does not take the attribute 'foo'; it takes: xml:lang"),
+        ("<speak><speak>a</speak></speak>", "<speak> is the document's root"),
+        ("<speak><x:voice xmlns:x='urn:x'>a</x:voice></speak>", "<{urn:x}voice> is not an element"),
+    ],
+)
+def test_a_document_it_does_not_read_is_refused_naming_what_and_what_is_allowed(document: str, expected: str) -> None:
+    with pytest.raises(SsmlError) as refused:
+        parse_ssml(document)
+    assert expected in str(refused.value)
+
+
+def test_entities_and_dtds_are_refused_so_no_expansion_bomb_can_run() -> None:
+    laughs = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+    bomb = f'<?xml version="1.0"?><!DOCTYPE speak [<!ENTITY l0 "ha">{laughs}]><speak>&l9;</speak>'
+    external = '<?xml version="1.0"?><!DOCTYPE speak [<!ENTITY x SYSTEM "file:///etc/passwd">]><speak>&x;</speak>'
+    for document in (bomb, external):
+        with pytest.raises(SsmlError, match="DTD or an entity"):
+            parse_ssml(document)
+
+
+def test_hostile_documents_are_refused_at_the_first_limit_passed() -> None:
+    nested = "<speak>" + "<prosody rate='fast'>" * 10_000 + "x" + "</prosody>" * 10_000 + "</speak>"
+    with pytest.raises(SsmlError, match=f"at most {MAX_DEPTH} are allowed"):
+        parse_ssml(nested)
+    breaks = "<speak>" + "<break time='1ms'/>" * 6000 + "</speak>"  # about 100 KB
+    with pytest.raises(SsmlError, match=f"over {MAX_ELEMENTS} elements"):
+        parse_ssml(breaks)
+    long_pauses = "<speak>" + "<break time='10s'/>a" * 7 + "</speak>"
+    with pytest.raises(SsmlError, match=f"over {MAX_PAUSE_MS // 1000} s"):
+        parse_ssml(long_pauses)
+
+
+def test_parsing_is_linear_in_the_document() -> None:
+    """Twice the text takes about twice the time, never four times: compared side by side, not timed."""
+    piece = "Your order <say-as interpret-as='digits'>58</say-as> ships &amp; arrives soon. <break time='1ms'/>"
+
+    def seconds(count: int) -> float:
+        document = "<speak>" + piece * count + "</speak>"
+        started = time.perf_counter()
+        for _ in range(5):
+            parse_ssml(document)
+        return time.perf_counter() - started
+
+    seconds(100)  # warm
+    small, large = min(seconds(100) for _ in range(3)), min(seconds(800) for _ in range(3))
+    assert large < 8 * 2.5 * small, (small, large)  # 8 times the text: linear with room, far from 64 times

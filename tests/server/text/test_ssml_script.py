@@ -1,0 +1,100 @@
+"""say-as in each language, and SSML parts as a script: runs, placeholders read by the run's lexicon, pauses
+and marks."""
+
+from __future__ import annotations
+
+import pytest
+
+from kokoro_core.ssml import Mark, Pause, SsmlError, parse_ssml
+from kokoro_server.engine.fake_engine import PHONEME_SYMBOLS
+from kokoro_server.text.reading import VoiceReading
+from kokoro_server.text.say_as import SayAsError, say_as
+from kokoro_server.text.script import Run, plain_script, ssml_script
+
+
+@pytest.mark.parametrize(
+    ("text", "interpret_as", "date_format", "language", "said"),
+    [
+        ("AB12", "characters", None, "en-us", "ay bee one two"),
+        ("0420", "digits", None, "en-us", "zero four two zero"),
+        ("1234", "cardinal", None, "en-us", "one thousand two hundred thirty-four"),
+        ("1234", "cardinal", None, "es", "mil doscientos treinta y cuatro"),
+        ("3", "ordinal", None, "fr-fr", "troisième"),
+        ("21", "ordinal", None, "en-gb", "twenty-first"),
+        ("3", "ordinal", None, "ja", "第3"),
+        ("12/05/2026", "date", "mdy", "en-us", "December fifth, twenty twenty-six"),
+        ("12/05/2026", "date", "dmy", "en-gb", "the twelfth of May, twenty twenty-six"),
+        ("2026-12-05", "date", None, "es", "cinco de diciembre de dos mil veintiséis"),
+        ("12/05/2026", "date", "mdy", "ja", "2026年12月5日"),
+        ("Dec 5", "date", "md", "en-us", "December fifth"),
+        ("12/2026", "date", "my", "it", "dicembre duemilaventisei"),
+        ("+1 555 010 0199", "telephone", None, "en-us", "plus one, five five five, zero one zero, zero one nine nine"),
+        ("+34 912 345", "telephone", None, "es", "más tres cuatro, nueve uno dos, tres cuatro cinco"),
+        ("42.50 USD", "currency", None, "en-us", "forty-two dollars and fifty cents"),
+        ("EUR 10", "currency", None, "es", "diez euros"),
+        ("14:30", "time", None, "en-gb", "fourteen thirty"),
+    ],
+)
+def test_say_as_reads_each_kind_in_the_voice_language(
+    text: str, interpret_as: str, date_format: str | None, language: str, said: str
+) -> None:
+    assert say_as(text, interpret_as, date_format, language) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "interpret_as", "date_format", "expected"),
+    [
+        ("abc", "cardinal", None, "reads a number such as 1234"),
+        ("3.5", "ordinal", None, "reads a whole number"),
+        ("13/45/2026", "date", "mdy", "a month from 1 to 12"),
+        ("12/45/2026", "date", "mdy", "a day from 1 to 31"),
+        ("12/05", "date", "mdy", "3 parts in the order mdy"),
+        ("call me", "telephone", None, "a number in digits"),
+    ],
+)
+def test_say_as_refuses_text_it_cannot_read_as_asked(
+    text: str, interpret_as: str, date_format: str | None, expected: str
+) -> None:
+    with pytest.raises(SayAsError, match=expected):
+        say_as(text, interpret_as, date_format, "en-us")
+
+
+def test_a_script_runs_until_a_pause_a_mark_a_sentence_end_or_a_rate_change() -> None:
+    document = (
+        '<speak>Your code is <say-as interpret-as="characters">AB</say-as>, read <sub alias="twice">2x</sub>.'
+        '<break time="300ms"/><mark name="m"/><prosody rate="slow">Slowly.</prosody><s>Next.</s></speak>'
+    )
+    script = ssml_script(parse_ssml(document), "en-us", PHONEME_SYMBOLS)
+    first, pause, mark, slow, last = script.steps
+    assert isinstance(first, Run) and first.text == "Your code is Ssmlzxazq, read Ssmlzxbzq."
+    assert first.as_written(first.text) == "Your code is AB, read 2x."
+    assert VoiceReading("en-us", True, first.lexicon).said(first.text) == "Your code is ay bee, read twice."
+    assert (pause, mark) == (Pause(300), Mark("m"))
+    assert isinstance(slow, Run) and slow.rate == 0.8 and slow.text == "Slowly."
+    assert isinstance(last, Run) and last.text == "Next." and last.rate == 1.0
+    assert script.text == "Your code is AB, read 2x. Slowly. Next."
+    assert plain_script("Hello.").steps == (Run("Hello."),)
+
+
+def test_the_same_words_outside_a_read_as_element_are_read_as_usual() -> None:
+    script = ssml_script(
+        parse_ssml('<speak>2 and <say-as interpret-as="digits">22</say-as> and 22</speak>'), "en-us", PHONEME_SYMBOLS
+    )
+    (run,) = script.steps
+    assert isinstance(run, Run)
+    assert VoiceReading("en-us", True, run.lexicon).said(run.text) == "two and two two and twenty-two"
+
+
+def test_phonemes_in_ipa_are_mapped_to_the_model_symbols_and_unknown_ones_refused() -> None:
+    script = ssml_script(parse_ssml('<speak><phoneme ph="t͡ʃɪps">chips</phoneme></speak>'), "en-us", PHONEME_SYMBOLS)
+    (run,) = script.steps
+    assert isinstance(run, Run) and dict(run.lexicon.entries)[run.text] == "/tʃɪps/"
+    script = ssml_script(parse_ssml('<speak><phoneme ph="t͡ʃiko">chico</phoneme></speak>'), "es", PHONEME_SYMBOLS)
+    (run,) = script.steps
+    assert isinstance(run, Run) and dict(run.lexicon.entries)[run.text] == "/ʧiko/"  # one symbol, as misaki's
+    with pytest.raises(SsmlError, match="'ǂ', which the model does not say"):
+        ssml_script(parse_ssml('<speak><phoneme ph="ǂa">click</phoneme></speak>'), "en-us", PHONEME_SYMBOLS)
+    with pytest.raises(SsmlError, match="say-as cardinal cannot read 'many'"):
+        ssml_script(
+            parse_ssml('<speak><say-as interpret-as="cardinal">many</say-as></speak>'), "en-us", PHONEME_SYMBOLS
+        )

@@ -84,10 +84,11 @@ def test_the_client_library_pulls_no_engine_agent_or_plotting_stack() -> None:
     )
 
 
-def test_the_core_needs_only_pydantic() -> None:
+def test_the_core_needs_only_pydantic_and_defusedxml() -> None:
+    """Both pure Python: pydantic for the protocol, defusedxml for SSML's parser (kokoro_core.ssml)."""
     _, core = declared("core")
-    assert core == {"pydantic", "pydantic-core"}
-    assert imported_roots(ROOT / "core" / "kokoro_core") <= {"pydantic", "pydantic_core"}
+    assert core == {"defusedxml", "pydantic", "pydantic-core"}
+    assert imported_roots(ROOT / "core" / "kokoro_core") <= {"defusedxml", "pydantic", "pydantic_core"}
 
 
 def module_names(package: Path, root: Path) -> list[str]:

@@ -21,6 +21,7 @@ allowed. The client reads the same parts for the text it shows as heard (``writt
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, NoReturn
 
@@ -169,7 +170,7 @@ class _Builder:
 
     def __init__(self) -> None:
         self.parts: list[Part] = []
-        self.where = lambda: "?"
+        self.where: Callable[[], str] = lambda: "?"  # the parser's position, set once it exists
         self._open: list[_Open] = []
         self._elements = 0
         self._marks = 0

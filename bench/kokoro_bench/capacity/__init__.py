@@ -1,6 +1,7 @@
 """``kokoro-stream capacity``: measure one instance, derive the scaling policy from the measurement, validate it.
 
-measure (ladder.py, sessions.py, traffic.py), duty (duty.py), scale-out (scale_out.py), plan (plan.py,
-prices.py), validate (simulation.py, traces.py); live endpoints through aws.py, local servers through
-local.py; files through report.py and plots.py.
+measure (traffic.py, sessions.py, ladder.py, measure.py), duty (duty.py, server_log.py), scale-out
+(scale_out.py, aws.py), plan (plan.py, prices.py, plan_command.py), validate (traces.py, simulation.py,
+validate.py, live_validate.py, validate_command.py); targets opened by local.py, a live endpoint pinned by
+pinning.py; files written by report.py and plots.py; the commands registered by commands.py.
 """

@@ -135,7 +135,7 @@ def attach_metric(runs: list[dict[str, Any]], read: MetricRead | None, route: st
 
 def summarize(runs: list[dict[str, Any]], plan: LadderPlan) -> dict[str, Any]:
     """Per level: the spread over repeats, whether every repeat met the SLO; Q_max and the metric ratio."""
-    levels = []
+    levels: list[dict[str, Any]] = []
     for level in plan.levels:
         repeats = [run for run in runs if run["level"] == level]
         if not repeats:
@@ -159,7 +159,7 @@ def summarize(runs: list[dict[str, Any]], plan: LadderPlan) -> dict[str, Any]:
     for row in levels:
         if not row["met_every_repeat"]:
             break
-        q_max = row["level"]
+        q_max = int(row["level"])
     ratios = [run["metric_ratio"] for run in runs if run["level"] <= max(q_max, plan.levels[0])]
     return {"levels": levels, "q_max": q_max, "metric_ratio": round(statistics.median(ratios), 3) if ratios else 1.0}
 

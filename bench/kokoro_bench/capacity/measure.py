@@ -68,8 +68,9 @@ def _duty(opened: Opened, run: dict[str, Any]) -> dict[str, Any]:
 def _mean_duty(runs: list[dict[str, Any]]) -> float | None:
     """All the levels' audio over all their session-seconds (server telemetry), else the mean of the levels'."""
     told = [run["duty"] for run in runs if run["duty"].get("source") == "server telemetry"]
-    if told and sum(duty["session_s"] for duty in told):
-        return round(sum(duty["audio_s"] for duty in told) / sum(duty["session_s"] for duty in told), 4)
+    session_s = float(sum(duty["session_s"] for duty in told))
+    if session_s:
+        return round(float(sum(duty["audio_s"] for duty in told)) / session_s, 4)
     duties = [run["duty"]["speech_duty"] for run in runs if run["duty"].get("speech_duty")]
     return round(sum(duties) / len(duties), 4) if duties else None
 

@@ -59,7 +59,8 @@ def plan(
         derivation = derive(facts, growth, peak_sessions, prices.hourly(instance_type), chosen)
         flavor: Literal["cpu", "gpu"] = "gpu" if instance_type.split(".")[1][0] in GPU_FAMILIES else "cpu"
         where = results["machine"]["target"]
-        measured_on = f"local rehearsal for {instance_type}: {where}" if local else where
+        cpus = results["machine"].get("cpus")
+        measured_on = f"local rehearsal for {instance_type}: {where}, {cpus} CPUs" if local else where
         document = profile_document(
             derivation,
             facts,

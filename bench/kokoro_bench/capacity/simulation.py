@@ -6,7 +6,8 @@ step, ⌈in service × metric / target⌉, counting capacity already on its way 
 double a step); a step scale-in policy (−1 below its threshold for its minutes of 1-minute datapoints,
 then its cooldown), or target tracking's own scale-in (15 datapoints under 90 % of the target); added
 instances serving after the measured scale-out time and billed from the moment they are asked for.
-Sessions spread evenly over the instances in service; an instance admits the sessions its admission limit
+The fleet starts at the size the policy settles at for the trace's first second. Sessions spread evenly
+over the instances in service; an instance admits the sessions its admission limit
 lets in and refuses the rest; a second in which the TTFA p95 the curve gives for the per-instance load is
 over the SLO is a breach for every session in it.
 """
@@ -49,8 +50,10 @@ class Curve:
         for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
             if sessions <= x1:
                 return y0 + (y1 - y0) * (sessions - x0) / (x1 - x0)
+        # past the last level: at least the curve's mean slope (a flat last step is noise, not relief)
         (x0, y0), (x1, y1) = points[-2], points[-1]
-        return y1 + (y1 - y0) * (sessions - x1) / (x1 - x0)
+        slope = max((y1 - y0) / (x1 - x0), (y1 - points[0][1]) / (x1 - points[0][0]))
+        return y1 + slope * (sessions - x1)
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,15 @@ class World:
 
 def simulate(demand: list[float], policy: SimPolicy, world: World) -> dict[str, Any]:
     """Run the trace; totals and a per-minute timeline."""
-    in_service = policy.min_instances
+    # the fleet starts where the policy settles for the trace's first load, not at its minimum
+    first = demand[0] * world.metric_ratio / policy.target_value if demand else 0.0
+    in_service = min(policy.max_instances, max(policy.min_instances, math.ceil(first - 1e-9)))
     arriving: deque[float] = deque()  # when each instance on its way serves
     desired = in_service
     period_sum = period_max = 0.0
     period_points: deque[float] = deque(maxlen=3)
-    minute_sum, minute_points = 0.0, deque(maxlen=max(policy.scale_in_minutes, 15))
+    minute_sum = 0.0
+    minute_points: deque[float] = deque(maxlen=max(policy.scale_in_minutes, 15))
     scale_in_quiet_until = 0.0
     breach = refused = served = billed = 0.0
     timeline: list[dict[str, float]] = []

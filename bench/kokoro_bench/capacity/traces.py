@@ -50,4 +50,6 @@ def recorded(path: Path) -> list[float]:
 def trace(spec: str, peak_sessions: int, growth_per_minute: float) -> list[float]:
     if spec in BUILT_IN:
         return built_in(spec, peak_sessions, growth_per_minute)
+    if not Path(spec).is_file():
+        raise ValueError(f"unknown trace {spec!r}: neither built in ({', '.join(BUILT_IN)}) nor a JSONL file")
     return recorded(Path(spec))

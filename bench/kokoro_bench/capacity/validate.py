@@ -15,12 +15,17 @@ SERVER_DEFAULT_ADMISSION = 64  # max_active_utterances when no profile sets it
 
 
 def curve_from_measure(measured: dict[str, Any], route: str) -> Curve:
-    """TTFA p95 (median over repeats) per level, from ``measure``'s summary."""
+    """TTFA p95 (median over repeats) per level, from ``measure``'s summary, made non-decreasing: more
+    sessions never make an instance faster, so a lower figure at a higher level is noise."""
     rows = measured["routes"][route]["summary"]["levels"]
-    points = tuple((float(row["level"]), float(row["ttfa_p95_ms"]["median"])) for row in rows if row["ttfa_p95_ms"])
+    points = [(float(row["level"]), float(row["ttfa_p95_ms"]["median"])) for row in rows if row["ttfa_p95_ms"]]
     if not points:
         raise ValueError(f"the measurement has no TTFA figures on route {route}")
-    return Curve(points)
+    envelope, highest = [], 0.0
+    for level, p95 in points:
+        highest = max(highest, p95)
+        envelope.append((level, highest))
+    return Curve(tuple(envelope))
 
 
 def profile_policy(profile: CapacityProfile, sessions_per_utterance: float) -> SimPolicy:

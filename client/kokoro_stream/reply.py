@@ -1,5 +1,5 @@
 """One agent turn's text in and audio out (``Reply``), what the speaker keeps per sentence, and what of
-a turn the listener heard (``Heard``)."""
+a turn the listener heard (``Heard``). A turn may hold SSML documents (``say_ssml``) among its sentences."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from dataclasses import dataclass, field, replace
 
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.markdown import spoken_sentence
-from kokoro_core.protocol import Word
+from kokoro_core.protocol import Bookmark, ProtocolError, Word
 from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech
+from kokoro_core.ssml import SsmlError, parse_ssml, written_text
 
 from .speech_text import SpeechText
 
@@ -28,6 +29,8 @@ class AudioChunk:
     # Where the utterance's audio begins in the reply's (set as the reply delivers it): a word's time in
     # the reply is this plus its own.
     utterance_start_ms: float = 0.0
+    # SSML marks reached just before this chunk's audio (at its end, for a chunk without audio).
+    bookmarks: tuple[Bookmark, ...] = ()
 
     @property
     def duration_ms(self) -> float:
@@ -117,6 +120,7 @@ class PendingSentence:
     id: str
     text: str
     reply: Reply
+    ssml: bool = False  # ``text`` is an SSML document
     delivered: int = 0  # audio bytes handed to the reply
     skip: int = 0  # after a re-send: bytes of the new audio that were already delivered
     received: int = 0  # bytes received for the current attempt
@@ -126,13 +130,15 @@ class PendingSentence:
     complete: bool = False  # all its audio has arrived
     held: list[AudioChunk] = field(default_factory=list)  # arrived before an earlier sentence finished
     words: tuple[Word, ...] = ()  # from a marks message, for the audio frame that follows it
+    bookmarks: tuple[Bookmark, ...] = ()  # SSML marks reached, for the audio frame that follows them
 
 
 @dataclass
 class Reply:
     """One agent turn. ``feed`` text as it arrives, ``end`` it, iterate its audio in order."""
 
-    _send_speak: Callable[[Reply, str], Awaitable[None]]  # the session's: sends one sentence of this reply
+    # The session's: sends one sentence of this reply, or an SSML document with its text as written.
+    _send_speak: Callable[[Reply, str, str | None], Awaitable[None]]
     _language: str | None = None  # the session voice's, when known: what has speech is decided as the server does
     _text: SpeechText = field(init=False)
     _queue: asyncio.Queue[AudioChunk | BaseException | None] = field(default_factory=asyncio.Queue)
@@ -168,6 +174,23 @@ class Reply:
         if has_speech(speakable, self._language):
             await self._send(speakable)
 
+    async def say_ssml(self, document: str) -> None:
+        """Send an SSML document or fragment (docs/ssml.md) as one utterance, after what ``feed`` holds back.
+
+        Its words are checked here first, off the event loop: a document the server would refuse raises
+        ``ProtocolError`` (code ``invalid_ssml``) before anything is sent. What the listener heard of it
+        (``Heard``) is its text as written, a ``sub`` as its own words."""
+        if self._finished:
+            return
+        try:
+            written = await asyncio.to_thread(lambda: written_text(parse_ssml(document)))
+        except SsmlError as error:
+            raise ProtocolError("invalid_ssml", str(error)) from None
+        for held in self._text.flush():
+            await self._send(held)
+        self._outstanding += 1
+        await self._send_speak(self, document, written)
+
     async def end(self) -> None:
         """No more text: send what is left."""
         if self._ended or self._finished:
@@ -179,7 +202,7 @@ class Reply:
 
     async def _send(self, sentence: str) -> None:
         self._outstanding += 1
-        await self._send_speak(self, sentence)
+        await self._send_speak(self, sentence, None)
 
     def _sent(self, utterance_id: str, sentence: str) -> None:
         self._spoken[utterance_id] = _Spoken(sentence)

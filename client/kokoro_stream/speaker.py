@@ -11,8 +11,13 @@ Each sentence is sent the moment it is complete, without waiting for earlier one
 many as the server lets one session hold, ``ready.max_session_utterances``; the rest go as earlier
 ones finish); the server keeps them in order (and a sentence refused as busy and sent again is still heard in
 its place: later audio waits for it). If the session drops (SageMaker limits a connection's lifetime,
-networks fail), the speaker reconnects and re-sends every unfinished sentence, dropping the part
-of its audio that was already delivered, so nothing is lost or heard twice.
+networks fail, an instance scaled in drains its sessions), the speaker reconnects and re-sends every
+unfinished sentence, dropping the part of its audio that was already delivered, so nothing is lost or
+heard twice.
+
+Where the agent wants control, ``speak_ssml`` (or ``Reply.say_ssml`` within a turn) sends an SSML
+document: its marks come on the chunks (``AudioChunk.bookmarks``), and what was heard of it is its text
+as written.
 """
 
 from __future__ import annotations
@@ -23,8 +28,11 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Callable
+from dataclasses import replace
 
+from kokoro_core.audio_format import AudioFormat
 from kokoro_core.protocol import (
+    Bookmark,
     Cancel,
     Close,
     Configure,
@@ -177,6 +185,23 @@ class Speaker:
             if not feeder.done():
                 feeder.cancel()
 
+    async def speak_ssml(self, document: str) -> AsyncIterator[AudioChunk]:
+        """Speak an SSML document or fragment (docs/ssml.md); yield its audio, its marks on the chunks."""
+        reply = self.reply()
+
+        async def feed() -> None:
+            await reply.say_ssml(document)
+            await reply.end()
+
+        feeder = asyncio.create_task(feed())
+        try:
+            async for chunk in reply:
+                yield chunk
+            await feeder
+        finally:
+            if not feeder.done():
+                feeder.cancel()
+
     async def cancel(self) -> Heard:
         """Barge-in: drop everything queued or playing; no audio of it is delivered after this returns.
 
@@ -220,11 +245,12 @@ class Speaker:
 
     # -- sending ----------------------------------------------------------------------------
 
-    async def _send_speak(self, reply: Reply, text: str) -> None:
+    async def _send_speak(self, reply: Reply, text: str, ssml_written: str | None = None) -> None:
+        """Send a sentence, or with ``ssml_written`` (its text as written) an SSML document."""
         if self._failure is not None:
             raise self._failure
-        utterance = PendingSentence(next(self._ids), text, reply)
-        reply._sent(utterance.id, text)
+        utterance = PendingSentence(next(self._ids), text, reply, ssml=ssml_written is not None)
+        reply._sent(utterance.id, text if ssml_written is None else ssml_written)
         if not self._pending:
             self._progress_at = time.monotonic()  # the wait for this one starts now
         self._pending[utterance.id] = utterance
@@ -242,6 +268,8 @@ class Speaker:
         if utterance.delivered and utterance.first_chunk_chars is not None:
             # Resuming: the same first chunk gives the same audio, so skipping what was delivered is exact.
             resume["first_chunk_chars"] = utterance.first_chunk_chars
+        if utterance.ssml:
+            resume["ssml"] = True
         message = Speak(id=utterance.id, text=utterance.text, **resume)
         try:
             await self._transport.send(message)
@@ -340,6 +368,10 @@ class Speaker:
                         utterance.first_chunk_chars = message.first_chunk_chars
             case Marks() if utterance is not None:
                 utterance.words = tuple(message.words)  # for the audio frame that follows
+            case Bookmark() if utterance is not None:
+                delivered_ms = AudioFormat(self.format, self.sample_rate).duration_ms(utterance.skip)
+                if message.at_ms >= delivered_ms or not utterance.skip:  # a re-sent one's are not repeated
+                    utterance.bookmarks += (message,)
             case Done() if utterance is not None:
                 self._finish(utterance)
             case Error():
@@ -355,7 +387,10 @@ class Speaker:
         words, utterance.words = utterance.words, ()
         if fresh:
             utterance.delivered += len(fresh)
-            chunk = AudioChunk(utterance.id, utterance.text, fresh, self.format, self.sample_rate, words)
+            bookmarks, utterance.bookmarks = utterance.bookmarks, ()
+            chunk = AudioChunk(
+                utterance.id, utterance.text, fresh, self.format, self.sample_rate, words, bookmarks=bookmarks
+            )
             utterance.held.append(chunk)
             self._release_in_order()
 
@@ -374,12 +409,18 @@ class Speaker:
         if code == "nothing_to_speak":
             self._finish(utterance)  # a sentence of only symbols: skip it, the reply goes on
             return
+        if code == "closing":
+            return  # the server is draining this session: it closes soon, and the reconnect sends this again
         self._pending.pop(utterance.id, None)
         utterance.reply._fail(ServerError(code, text, utterance.id))
         self._release_in_order()
         self._send_waiting()
 
     def _finish(self, utterance: PendingSentence) -> None:
+        if utterance.bookmarks:  # marks after the last audio: a chunk of their own
+            chunk = AudioChunk(utterance.id, utterance.text, b"", self.format, self.sample_rate)
+            utterance.held.append(replace(chunk, bookmarks=utterance.bookmarks))
+            utterance.bookmarks = ()
         utterance.complete = True
         if self._current is utterance:
             self._current = None

@@ -41,7 +41,7 @@ def say_as(text: str, interpret_as: str, date_format: str | None, language: str)
             return spelled(text, language)
         case "digits":
             return ", ".join(" ".join(_digit(d, language) for d in group) for group in re.findall(r"\d+", text)) or (
-                _refuse(interpret_as, text, "digits")
+                _cannot_read(interpret_as, text, "digits")
             )
         case "cardinal" | "number":
             return _number(text, language, ordinal_=False)
@@ -82,7 +82,7 @@ def _number(text: str, language: str, ordinal_: bool) -> str:
     plain = text.replace(",", "").replace(" ", "")
     kind = "ordinal" if ordinal_ else "cardinal"
     if (ordinal_ and not plain.isdigit()) or _NUMBER.fullmatch(plain) is None:
-        _refuse(kind, text, "a whole number such as 42" if ordinal_ else "a number such as 1234 or 3.5")
+        _cannot_read(kind, text, "a whole number such as 42" if ordinal_ else "a number such as 1234 or 3.5")
     if language in ("cmn", "ja", "hi"):  # their readers say numerals: a number stays one
         return f"第{plain}" if ordinal_ and language != "hi" else plain
     british = language == "en-gb"
@@ -99,15 +99,15 @@ def _date(text: str, date_format: str | None, language: str) -> str:
     tokens = re.findall(r"\d+|[^\W\d_]+", text)
     order = date_format or ("ymd" if tokens and len(tokens[0]) == 4 else "mdy" if language == "en-us" else "dmy")
     if len(tokens) != len(order):
-        _refuse("date", text, f"{len(order)} parts in the order {order} (format={order!r})")
+        _cannot_read("date", text, f"{len(order)} parts in the order {order} (format={order!r})")
     parts = dict(zip(order, tokens, strict=True))
     month = _month(parts["m"], text) if "m" in parts else None
     day = int(parts["d"]) if "d" in parts and parts["d"].isdigit() else None
     if "d" in parts and (day is None or not 1 <= day <= 31):
-        _refuse("date", text, "a day from 1 to 31")
+        _cannot_read("date", text, "a day from 1 to 31")
     year = parts.get("y")
     if year is not None and not year.isdigit():
-        _refuse("date", text, "a year in digits")
+        _cannot_read("date", text, "a year in digits")
     return _written_date(day, month, year, language)
 
 
@@ -118,7 +118,7 @@ def _month(token: str, text: str) -> int:
     for index, name in enumerate(names, start=1):
         if len(token) >= 3 and name.startswith(token.lower()):
             return index
-    _refuse("date", text, "a month from 1 to 12, or its English name")
+    _cannot_read("date", text, "a month from 1 to 12, or its English name")
 
 
 def _written_date(day: int | None, month: int | None, year: str | None, language: str) -> str:
@@ -151,12 +151,12 @@ def _currency(text: str) -> str:
 def _telephone(text: str, language: str) -> str:
     groups = re.findall(r"\d+", text)
     if not groups:
-        _refuse("telephone", text, "a number in digits, such as +1 555 010 0199")
+        _cannot_read("telephone", text, "a number in digits, such as +1 555 010 0199")
     said = ", ".join(" ".join(_digit(d, language) for d in group) for group in groups)
     if text.lstrip().startswith("+"):
         said = f"{PLUS.get(language, 'plus')} {said}"
     return said
 
 
-def _refuse(kind: str, text: str, expected: str) -> NoReturn:
+def _cannot_read(kind: str, text: str, expected: str) -> NoReturn:
     raise SayAsError(f"say-as {kind} cannot read {text[:60]!r}; it reads {expected}")

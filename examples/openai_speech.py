@@ -35,7 +35,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", default="http://127.0.0.1:8080/v1")
     parser.add_argument("--voice", default="coral", help="an OpenAI voice name, or a Kokoro one (af_heart)")
-    parser.add_argument("--format", default="mp3", choices=["mp3", "opus", "wav", "pcm"])
+    parser.add_argument("--format", default="mp3", choices=["mp3", "opus", "aac", "flac", "wav", "pcm"])
     parser.add_argument("--text", default=REPLY)
     parser.add_argument("--out", default="reply.mp3")
     asyncio.run(main(parser.parse_args()))

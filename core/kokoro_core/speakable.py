@@ -40,7 +40,7 @@ _SAID = re.compile(r"[^\W_]")
 
 def language_of(voice: str) -> str:
     """The espeak-ng language of a Kokoro voice (its first letter); American English if unknown."""
-    return LANGUAGES.get(voice[:1], "en-us")
+    return LANGUAGES.get(voice.lstrip()[:1], "en-us")
 
 
 def has_speech(text: str, language: str | None = None) -> bool:

@@ -53,6 +53,7 @@ from kokoro_server.text.word_timing import (
 from .durations import NoDurations, expose_durations
 from .integer_conv import convolutions_as_matmuls
 from .speech_engine import (
+    SILENCE_LEVEL,
     Interrupted,
     Interruption,
     NothingToSpeak,
@@ -70,7 +71,6 @@ STYLE_DIM = 256
 FADE_SECONDS = 0.004
 # Kokoro pads each output with about 0.3 s of silence before and 0.45 s after the speech. Keep a
 # little of each: less delay before the first sound, natural pauses between chunks.
-SILENCE_LEVEL = 0.003
 KEEP_LEADING_SECONDS = 0.06
 KEEP_TRAILING_SECONDS = 0.2
 # Blends mixed and kept (each 510 × 256 float32, about 0.5 MB): a session's blend is mixed once, not per chunk.

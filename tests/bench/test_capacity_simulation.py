@@ -159,6 +159,8 @@ def test_validate_writes_the_comparison_and_the_timeline(tmp_path: Path) -> None
     validation = json.loads((tmp_path / "validate-surge.json").read_text())
     names = [run["policy"] for run in validation["results"]]
     assert names[0].startswith("profile") and names[-1] == "fixed target 10 (before)"
-    assert all(len(run["timeline"]) <= 300 for run in validation["results"])
+    timelines = [run["timeline"] for run in validation["results"]]
+    assert all(t["columns"] == ["t_s", "sessions", "in_service", "desired"] for t in timelines)
+    assert all(0 < len(t["rows"]) <= 2 * 300 for t in timelines)
     assert (tmp_path / "validate-surge.png").read_bytes()[:4] == b"\x89PNG"
     assert "| policy |" in (tmp_path / "validate-surge.md").read_text()

@@ -25,10 +25,11 @@ def read_json(path: Path, what: str) -> dict[str, Any]:
     return loaded
 
 
-def write_json(out: Path, name: str, document: Any) -> Path:
+def write_json(out: Path, name: str, document: Any, indent: int | None = 1) -> Path:
+    """``indent=None`` for long tables of numbers: one line, a third of the size."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / name
-    path.write_text(json.dumps(document, indent=1, default=str) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(document, indent=indent, default=str) + "\n", encoding="utf-8")
     return path
 
 

@@ -13,6 +13,7 @@ from kokoro_stream.cli_options import RegionOption
 
 TIMELINE_ROWS = 300  # the JSON keeps this many timeline rows per policy at most: files stay small
 BUILT_IN = ("steady", "diurnal", "surge")
+TIMELINE_COLUMNS = ("t_s", "sessions", "in_service", "desired")
 
 
 def validate(
@@ -59,11 +60,15 @@ def _simulated(document: Any, curve: Any, demand: list[float], name: str, trace:
     sessions_per_utterance = document.q_max[document.route] / document.policy.admission_limit
     validation = run_validate(document, curve, demand, sessions_per_utterance)
     plot = validate_plot(validation, out, name)
-    for run in validation["results"]:
+    for run in validation["results"]:  # the JSON's timeline: every few minutes, rows of numbers
         step = max(1, len(run["timeline"]) // TIMELINE_ROWS)
-        run["timeline"] = run["timeline"][::step]
+        rows = run["timeline"][::step]
+        run["timeline"] = {
+            "columns": list(TIMELINE_COLUMNS),
+            "rows": [[row[c] for c in TIMELINE_COLUMNS] for row in rows],
+        }
     command = command_line()
-    write_json(out, f"validate-{name}.json", {**validation, "trace": trace, "command": command})
+    write_json(out, f"validate-{name}.json", {**validation, "trace": trace, "command": command}, indent=None)
     write_text(out, f"validate-{name}.md", validate_markdown(validation, name, command))
     typer.echo(f"wrote {out}/validate-{name}.json, .md and {plot.name}")
     for run in validation["results"]:

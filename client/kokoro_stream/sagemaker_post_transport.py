@@ -22,6 +22,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from kokoro_core.audio_format import DEFAULT_RATES, FORMATS, AudioFormat
 from kokoro_core.protocol import (
+    Bookmark,
     Cancel,
     ClientMessage,
     Close,
@@ -83,11 +84,14 @@ class NdjsonReader:
                     continue  # "done", or a line type this client does not know
                 audio = base64.b64decode(document["audio"], validate=True)
                 marks = Marks(id=self._utterance_id, words=document.get("words", []))
+                reached = [Bookmark(id=self._utterance_id, **mark) for mark in document.get("bookmarks", [])]
             except (ValueError, KeyError, TypeError, binascii.Error) as error:
                 raise TransportClosed(f"the response has a line this client cannot read: {error}") from None
+            events.extend(Control(bookmark) for bookmark in reached)  # an SSML document's marks, before the audio
             if marks.words:
                 events.append(Control(marks))
-            events.append(Audio(audio))
+            if audio:
+                events.append(Audio(audio))
         return events
 
     def finish(self) -> bytes:

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from kokoro_stream import Speaker, WebSocketTransport
-from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, stream_events
-from kokoro_stream.transport import Audio, TransportClosed
+from kokoro_stream.sagemaker_post_transport import NdjsonReader, PayloadRebuffer, stream_events
+from kokoro_stream.transport import Audio, Control, TransportClosed
 from tests.speech import run
 
 
@@ -46,3 +46,18 @@ def test_boto3_stream_failures_are_transport_errors():
     with pytest.raises(TransportClosed, match="ModelStreamError: boom"):
         stream_events({"ModelStreamError": {"Message": "boom"}}, PayloadRebuffer(2))
     assert stream_events({"PayloadPart": {"Bytes": b"\x00\x00"}}, PayloadRebuffer(2)) == [Audio(b"\x00\x00")]
+
+
+def test_ndjson_lines_cut_anywhere_give_an_ssml_documents_bookmarks_before_the_audio_after_them():
+    lines = (
+        b'{"type": "chunk", "audio": "AAA=", "words": [], "bookmarks": [{"name": "start", "at_ms": 0.0}]}\n'
+        b'{"type": "chunk", "audio": "", "words": [], "bookmarks": [{"name": "end", "at_ms": 0.1}]}\n'
+        b'{"type": "done", "audio_ms": 0.1, "ttfa_ms": 5.0}\n'
+    )
+    reader = NdjsonReader("u1")
+    events = [event for index in range(0, len(lines), 7) for event in reader.feed(lines[index : index + 7])]
+    reader.finish()
+    kinds = [type(event.message).__name__ if isinstance(event, Control) else "audio" for event in events]
+    assert kinds == ["Bookmark", "audio", "Bookmark"]  # a line with marks and no audio adds no empty frame
+    assert [event.message.name for event in events if isinstance(event, Control)] == ["start", "end"]
+    assert events[1].data == b"\x00\x00"

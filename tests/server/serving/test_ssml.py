@@ -135,3 +135,30 @@ def test_an_ssml_utterance_can_be_canceled_and_its_sent_text_is_as_written(serve
 
     canceled = run(scenario())
     assert canceled["sent_text"].startswith("Our partner W3C publishes the standard.")
+
+
+@pytest.mark.parametrize(
+    ("voice", "document", "written"),
+    [
+        (
+            "ef_dora",
+            '<speak>Su cita es el <say-as interpret-as="date" format="dmy">5/12/2026</say-as>.'
+            '<break time="600ms"/>Gracias.</speak>',
+            ["Su", "cita", "es", "el", "5/12/2026.", "Gracias."],
+        ),
+        (
+            "jf_alpha",
+            '<speak>番号は<say-as interpret-as="digits">42</say-as>です。<break time="600ms"/>ありがとう。</speak>',
+            None,
+        ),
+    ],
+)
+def test_ssml_reads_in_other_languages_with_exact_breaks_and_written_words(server, voice, document, written) -> None:
+    events = speak(server, document, voice=voice, marks=True)
+    gaps = quiet_runs_ms(samples(events), 450)
+    assert len(gaps) == 1 and abs(gaps[0] - 600) <= FRAME_MS, gaps
+    words = [word["text"] for event in events if event.type == "marks" for word in event.message["words"]]
+    if written is not None:
+        assert words == written
+    else:
+        assert "42" in "".join(words) and "Ssml" not in "".join(words)

@@ -55,14 +55,14 @@ def concurrency_mean(cloudwatch: Any, endpoint: str, start: float, end: float, v
     return sum(values) / len(values) if values else None
 
 
-def cloudwatch_concurrency(endpoint: str, region: str, cloudwatch: Any = None) -> MetricRead:
+def cloudwatch_concurrency(endpoint: str, region: str, cloudwatch: Any = None, variant: str = VARIANT) -> MetricRead:
     if cloudwatch is None:
         import boto3
 
         cloudwatch = boto3.client("cloudwatch", region_name=region)
 
     def read(start: float, end: float, route: str) -> dict[str, float] | None:
-        value = concurrency_mean(cloudwatch, endpoint, start, end)
+        value = concurrency_mean(cloudwatch, endpoint, start, end, variant)
         return {"concurrency": value} if value is not None else None
 
     return read

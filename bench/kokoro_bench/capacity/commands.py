@@ -51,12 +51,13 @@ def _opened(
     emulate: bool,
     server_log: Path | None,
     voice: str,
+    variant: str = "AllTraffic",
 ) -> Iterator[Any]:
     from .local import open_measured
 
     address = endpoint_from_options(endpoint, region, endpoint_url, ca_file) if endpoint is not None else None
     try:
-        context = open_measured(url, address, emulate, server_log, voice)
+        context = open_measured(url, address, emulate, server_log, voice, variant)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     with context as opened:
@@ -123,7 +124,7 @@ def measure(
     except (OSError, ValueError) as error:
         raise typer.BadParameter(str(error)) from None
     slo = Slo(ttfa_p95_ms, max_stalls)
-    with _opened(url, endpoint, region, endpoint_url, ca_file, emulate, server_log, voice) as opened:
+    with _opened(url, endpoint, region, endpoint_url, ca_file, emulate, server_log, voice, variant) as opened:
         pin, settle = None, None
         if opened.kind == "endpoint" and endpoint is not None:
             pin, settle = _live_pin(opened, endpoint, region, variant)

@@ -90,6 +90,7 @@ def open_measured(
     emulate: bool = False,
     server_log: Path | None = None,
     voice: str = "af_heart",
+    variant: str = "AllTraffic",
 ) -> Iterator[Opened]:
     """The target and what can be read about its load. ``emulate``: a server and an emulator started here."""
     if sum((url is not None, endpoint is not None, emulate)) > 1:
@@ -104,7 +105,7 @@ def open_measured(
         if kind == "endpoint":
             from .aws import cloudwatch_concurrency
 
-            opened.metric = cloudwatch_concurrency(endpoint.name, endpoint.region)
+            opened.metric = cloudwatch_concurrency(endpoint.name, endpoint.region, variant=variant)
             opened.metric_source = "CloudWatch ConcurrentRequestsPerModelHighResolution (Average, 10 s)"
         opened.target.voice = voice
         yield opened

@@ -4,6 +4,7 @@ trace followed by real sessions (against a fake-engine server here), the count p
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -12,6 +13,7 @@ from botocore.stub import Stubber
 
 from kokoro_bench.capacity.live_validate import follow_trace, instance_count, minute_figures
 from kokoro_bench.capacity.local import open_measured
+from kokoro_bench.capacity.plots import live_plot
 from kokoro_bench.capacity.sessions import new_load
 from kokoro_bench.capacity.traffic import Gap, TrafficModel
 
@@ -28,7 +30,7 @@ def test_the_instance_count_comes_from_describe_endpoint() -> None:
             instance_count(sagemaker, ENDPOINT, "Other")
 
 
-def test_a_trace_is_followed_by_that_many_sessions(monkeypatch: Any) -> None:
+def test_a_trace_is_followed_by_that_many_sessions(monkeypatch: Any, tmp_path: Path) -> None:
     monkeypatch.setenv("KOKORO_ENGINE", "fake")
     traffic = TrafficModel(
         {"a": "Yes. Done."}, listen=Gap.parse("fixed:0.1"), think=Gap.parse("fixed:0"), turns=Gap.parse("fixed:1")
@@ -42,3 +44,4 @@ def test_a_trace_is_followed_by_that_many_sessions(monkeypatch: Any) -> None:
     assert load.sessions_started >= 3 and load.turns  # three slots ran at the peak
     rows = minute_figures(load, min(turn.started for turn in load.turns))  # a few seconds: all in minute 0
     assert rows and rows[0]["turns"] == len(load.turns) and rows[0]["errors"] == 0
+    assert live_plot(samples, tmp_path, "steps").read_bytes()[:4] == b"\x89PNG"

@@ -98,11 +98,13 @@ def measure(
     from .measure import measure as run_measure
     from .plots import ladder_plot
     from .report import measure_markdown, write_json, write_text
-    from .traffic import Gap, RecordedGaps, TrafficModel
+    from .traffic import Gap, RecordedGaps, Route, TrafficModel
 
     try:
-        chosen = tuple(route.strip() for route in routes.split(","))
-        if not chosen or any(route not in ("bidi", "post") for route in chosen):
+        named = tuple(route.strip() for route in routes.split(","))
+        known: dict[str, Route] = {"bidi": "bidi", "post": "post"}
+        chosen = tuple(known[route] for route in named if route in known)
+        if not chosen or len(chosen) != len(named):
             raise ValueError(f"routes: bidi, post or bidi,post, not {routes!r}")
         texts = load_replies(corpus or AGENT_REPLIES)
         if replies:
@@ -112,7 +114,7 @@ def measure(
             texts = {reply: texts[reply] for reply in replies.split(",")}
         traffic = TrafficModel(
             texts,
-            chosen[0],  # type: ignore[arg-type]
+            chosen[0],
             tokens_per_second,
             Gap.parse(listen),
             Gap.parse(think),
@@ -228,9 +230,11 @@ def scale_out(
         ]
         report: dict[str, Any] = {"kind": "endpoint", "runs": runs}
     else:
+        from tqdm import tqdm
+
         from .scale_out import CANNOT_SHOW, local_scale_out
 
-        runs = [local_scale_out() for _ in range(times)]
+        runs = [local_scale_out() for _ in tqdm(range(times), desc="capacity scale-out (server starts)")]
         report = {"kind": "local", "runs": runs, "not_shown": CANNOT_SHOW}
     report["stages"] = list(runs[0]["stages_s"])
     totals = [run["total_s"] for run in runs if run["total_s"] is not None]

@@ -11,7 +11,7 @@ from typing import Any
 from ..corpus import AGENT_REPLIES, load_replies
 from .local import Opened
 from .server_log import Telemetry, read_log_file
-from .sessions import hold, new_load
+from .sessions import hold, new_load, ticking
 from .traffic import TrafficModel
 
 
@@ -29,7 +29,12 @@ def local_duty(opened: Opened, sessions: int, seconds: float, traffic: TrafficMo
     assert opened.telemetry is not None
     traffic = traffic or TrafficModel(load_replies(AGENT_REPLIES))
     load = new_load(opened.target, traffic)
-    start, end = asyncio.run(hold(load, sessions, seconds))
+
+    async def run() -> tuple[float, float]:
+        async with ticking(seconds, f"capacity duty ({sessions} sessions)"):
+            return await hold(load, sessions, seconds)
+
+    start, end = asyncio.run(run())
     result = _result(opened.telemetry, start, end, f"{opened.kind}: the server's log lines, read here")
     result["traffic"] = traffic.described()
     return result

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..timeline import percentile
-from .sessions import Load, agent_session
+from .sessions import Load, agent_session, ticking
 
 
 def instance_count(sagemaker: Any, endpoint: str, variant: str) -> dict[str, Any]:
@@ -44,18 +44,19 @@ async def follow_trace(
             await agent_session(load, end)
 
     next_poll = start
-    for step, sessions in enumerate(demand):
-        wanted = round(sessions)
-        while len(stops) < wanted:
-            stops.append(asyncio.Event())
-            tasks.append(asyncio.create_task(slot(stops[-1])))
-        while len(stops) > wanted:
-            stops.pop().set()
-        if time.time() >= next_poll:
-            sample = await asyncio.to_thread(poll)
-            samples.append({"t_s": round(time.time() - start, 1), "sessions": wanted, **sample})
-            next_poll += poll_seconds
-        await asyncio.sleep(max(0.0, start + (step + 1) * seconds_per_step - time.time()))
+    async with ticking(len(demand) * seconds_per_step, "capacity validate (live)"):
+        for step, sessions in enumerate(demand):
+            wanted = round(sessions)
+            while len(stops) < wanted:
+                stops.append(asyncio.Event())
+                tasks.append(asyncio.create_task(slot(stops[-1])))
+            while len(stops) > wanted:
+                stops.pop().set()
+            if time.time() >= next_poll:
+                sample = await asyncio.to_thread(poll)
+                samples.append({"t_s": round(time.time() - start, 1), "sessions": wanted, **sample})
+                next_poll += poll_seconds
+            await asyncio.sleep(max(0.0, start + (step + 1) * seconds_per_step - time.time()))
     for stop in stops:
         stop.set()
     await asyncio.gather(*tasks)

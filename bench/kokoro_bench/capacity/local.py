@@ -36,6 +36,13 @@ class Opened:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def any_credentials() -> None:
+    """The emulator checks a signature's scope, not its secret: any credentials sign for it (real ones,
+    when configured, are left alone)."""
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "AKIDLOCALEMULATOR")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "not-a-secret")
+
+
 def telemetry_metric(telemetry: Telemetry) -> MetricRead:
     """The server's own load gauge as the concurrency metric: bidi sessions open, or POST utterances active."""
 
@@ -129,9 +136,7 @@ def open_measured(
         else:
             from kokoro_tools.emulator_host import emulating
 
-            # The emulator checks a signature's scope, not its secret: any credentials sign for it.
-            os.environ.setdefault("AWS_ACCESS_KEY_ID", "AKIDLOCALEMULATOR")
-            os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "not-a-secret")
+            any_credentials()
             emulator = contextlib.ExitStack()
             running = emulator.enter_context(emulating(server.url, "kokoro-tts", "us-east-1"))
             endpoint = Endpoint("kokoro-tts", "us-east-1", running.url, running.ca_file)

@@ -7,11 +7,12 @@ import os
 import platform
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
 from typing import Any
 
 from .ladder import LadderPlan, Slo, attach_metric, plan_dict, run_ladder, summarize
 from .local import Opened
-from .traffic import TrafficModel
+from .traffic import Route, TrafficModel
 
 Pin = Callable[[], AbstractContextManager[object]]
 
@@ -19,7 +20,7 @@ Pin = Callable[[], AbstractContextManager[object]]
 def measure(
     opened: Opened,
     traffic: TrafficModel,
-    routes: tuple[str, ...],
+    routes: tuple[Route, ...],
     plan: LadderPlan,
     slo: Slo,
     pin: Pin | None = None,
@@ -35,7 +36,7 @@ def measure(
     }
     with pin() if pin is not None else nullcontext():
         for route in routes:
-            routed = TrafficModel(**{**traffic.__dict__, "route": route})
+            routed = replace(traffic, route=route)
             runs = run_ladder(opened.target, routed, plan, slo)
             results["routes"][route] = {"runs": runs}
     if before_metric_read is not None:

@@ -58,3 +58,22 @@ def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path:
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path
+
+
+def live_plot(samples: list[dict[str, Any]], out: Path, trace: str) -> Path:
+    """The live replay: sessions asked for, and the endpoint's instance count as its policy moved it."""
+    plt = _pyplot()
+    figure, axis = plt.subplots(figsize=(9, 4))
+    minutes = [sample["t_s"] / 60 for sample in samples]
+    axis.step(minutes, [sample["sessions"] for sample in samples], where="post", color="black", label="sessions")
+    axis.set_xlabel("minutes")
+    axis.set_ylabel("sessions")
+    other = axis.twinx()
+    other.step(minutes, [sample.get("current") or 0 for sample in samples], where="post", label="instances")
+    other.set_ylabel("instances (describe_endpoint)")
+    figure.legend(loc="upper left")
+    figure.tight_layout()
+    path = out / f"validate-live-{trace}.png"
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+    return path

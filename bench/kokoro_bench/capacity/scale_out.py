@@ -4,7 +4,6 @@ machine without SageMaker can show it (through the emulator, as an endpoint's fi
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 import urllib.request
 from typing import Any
@@ -13,6 +12,8 @@ from kokoro_server.serving.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
 from kokoro_stream.endpoint import Endpoint
 from kokoro_stream.speaker import Speaker
+
+from .local import any_credentials
 
 CANNOT_SHOW = {
     "policy_reaction": "no Application Auto Scaling or CloudWatch alarm here",
@@ -25,8 +26,7 @@ def local_scale_out() -> dict[str, Any]:
     emulator (timed from the emulator's readiness: SageMaker's router is there before the instance)."""
     from kokoro_tools.emulator_host import emulating
 
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "AKIDLOCALEMULATOR")
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "not-a-secret")
+    any_credentials()
     begun = time.perf_counter()
     server = BackgroundServer(settings_from_env(host="127.0.0.1", port=0)).start()
     try:

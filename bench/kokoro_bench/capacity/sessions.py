@@ -11,11 +11,14 @@ endpoint's concurrency metric is compared with.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from tqdm import tqdm
 
 from kokoro_stream.sagemaker_post_transport import SageMakerPostTransport
 from kokoro_stream.say import simulated_llm
@@ -166,6 +169,24 @@ async def hold(load: Load, sessions: int, seconds: float) -> tuple[float, float]
 
     await asyncio.gather(*(slot() for _ in range(sessions)))
     return start, until
+
+
+@contextlib.asynccontextmanager
+async def ticking(seconds: float, description: str) -> AsyncIterator[None]:
+    """A progress bar of the seconds a timed run has been going."""
+    bar = tqdm(total=round(seconds), desc=description, unit="s")
+
+    async def tick() -> None:
+        while bar.n < bar.total:
+            await asyncio.sleep(1)
+            bar.update(1)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        yield
+    finally:
+        ticker.cancel()
+        bar.close()
 
 
 def new_load(target: SpeechTarget, traffic: TrafficModel, first_session: int = 0) -> Load:

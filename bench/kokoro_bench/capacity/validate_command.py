@@ -96,6 +96,7 @@ def _live(
 
     from ..corpus import AGENT_REPLIES, load_replies
     from .live_validate import follow_trace, instance_count, minute_figures
+    from .plots import live_plot
     from .report import command_line, write_json
     from .sessions import SpeechTarget, new_load
     from .traffic import TrafficModel
@@ -118,4 +119,5 @@ def _live(
         "slo": document.slo.model_dump(),
     }
     path = write_json(out, f"validate-live-{name}.json", document_out)
-    typer.echo(f"wrote {path}: {len(samples)} instance-count samples, {len(load.turns)} turns")
+    plot = live_plot(samples, out, name)
+    typer.echo(f"wrote {path} and {plot.name}: {len(samples)} instance-count samples, {len(load.turns)} turns")

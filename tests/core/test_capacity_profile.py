@@ -122,3 +122,9 @@ def test_the_image_fingerprint_is_the_requirements_files_sha256() -> None:
     path = flavor_requirements(REPOSITORY, "cpu")
     assert requirements_sha256(path) == hashlib.sha256(path.read_bytes()).hexdigest()
     assert path.name == "requirements-cpu.txt"
+
+
+@pytest.mark.parametrize("path", sorted((REPOSITORY / "capacity").glob("*.json")), ids=lambda path: path.name)
+def test_the_repositorys_profiles_validate(path: Path) -> None:
+    profile = load_profile(path)
+    assert profile.image.flavor == ("gpu" if profile.instance_type.split(".")[1][0] in "gp" else "cpu")

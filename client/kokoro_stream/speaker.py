@@ -27,7 +27,7 @@ import itertools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterable, AsyncIterator, Callable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 
 from kokoro_core.audio_format import AudioFormat
@@ -166,34 +166,35 @@ class Speaker:
 
     async def speak(self, text: str | AsyncIterable[str]) -> AsyncIterator[AudioChunk]:
         """Speak a whole text or a stream of deltas; yield the audio in spoken order."""
-        reply = self.reply()
 
-        async def feed() -> None:
+        async def feed(reply: Reply) -> None:
             if isinstance(text, str):
                 await reply.feed(text)
             else:
                 async for delta in text:
                     await reply.feed(delta)
-            await reply.end()
 
-        feeder = asyncio.create_task(feed())
-        try:
-            async for chunk in reply:
-                yield chunk
-            await feeder
-        finally:
-            if not feeder.done():
-                feeder.cancel()
+        async for chunk in self._turn(feed):
+            yield chunk
 
     async def speak_ssml(self, document: str) -> AsyncIterator[AudioChunk]:
         """Speak an SSML document or fragment (docs/ssml.md); yield its audio, its marks on the chunks."""
+
+        async def feed(reply: Reply) -> None:
+            await reply.say_ssml(document)
+
+        async for chunk in self._turn(feed):
+            yield chunk
+
+    async def _turn(self, feed: Callable[[Reply], Awaitable[None]]) -> AsyncIterator[AudioChunk]:
+        """A new turn fed by ``feed`` (then ended) while its audio is yielded."""
         reply = self.reply()
 
-        async def feed() -> None:
-            await reply.say_ssml(document)
+        async def feed_and_end() -> None:
+            await feed(reply)
             await reply.end()
 
-        feeder = asyncio.create_task(feed())
+        feeder = asyncio.create_task(feed_and_end())
         try:
             async for chunk in reply:
                 yield chunk

@@ -11,20 +11,10 @@ from pathlib import Path
 import pytest
 
 from kokoro_core.capacity_profile import flavor_requirements, requirements_sha256
-from stacks.config import SettingsError, settings_from_context
 
 from .capacity_fixture import FIXTURE, profile_file
 from .conftest import REPO_ROOT, cdk_json_context
-
-
-def settings(**overrides):
-    return settings_from_context({**cdk_json_context(), **overrides})
-
-
-def error_for(**overrides) -> str:
-    with pytest.raises(SettingsError) as caught:
-        settings(**overrides)
-    return str(caught.value)
+from .test_config import error_for, settings
 
 
 def test_without_a_profile_the_hand_set_values_stay() -> None:

@@ -124,8 +124,14 @@ def test_every_module_the_server_imports_is_installed_by_the_image():
     """Import the whole server package as each flavor's image would (tests/image_imports.py)."""
     import kokoro_server
 
-    # The embedded model and the kokoro-stream commands are for local runs only.
-    local_only = ("kokoro_server.engine.embedded_model", "kokoro_server.commands", "kokoro_server.__main__")
+    # The embedded model, the kokoro-stream commands and the OpenAI API's PyAV encoders (the openai extra,
+    # imported when a compressed format or a stretched speed is asked for) are for local runs only.
+    local_only = (
+        "kokoro_server.engine.embedded_model",
+        "kokoro_server.commands",
+        "kokoro_server.__main__",
+        *(f"kokoro_server.openai_api.{name}" for name in ("compressed", "time_stretch", "pcm_frames")),
+    )
     modules = [
         module.name
         for module in pkgutil.walk_packages(kokoro_server.__path__, "kokoro_server.")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import aws_cdk as cdk
+import aws_cdk.cloud_assembly_schema  # noqa: F401  (jsii resolves a synth message's entry only once it is loaded)
 import pytest
 
 from stacks.app_builder import build_app

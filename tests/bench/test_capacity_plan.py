@@ -108,3 +108,20 @@ def test_an_instance_type_without_a_price_is_refused_with_the_ones_known(tmp_pat
     result = run_plan(tmp_path, "--instance-type", "ml.x9.huge")
     assert result.exit_code != 0
     assert "no price for ml.x9.huge" in result.output and "ml.g5.xlarge" in result.output
+
+
+def test_a_ladder_whose_top_level_met_the_slo_plans_on_a_floor_and_says_so(tmp_path: Path) -> None:
+    result = run_plan(tmp_path, "--instance-type", "ml.c7i.xlarge")  # its one level, 4, met the SLO
+    assert result.exit_code == 0, result.output
+    assert "at least 4: no level of the ladder broke the SLO" in (tmp_path / "plan.md").read_text()
+    broken = measurement()
+    failed = {"level": 6, "ttfa_p95_ms": {"min": 900, "median": 950, "max": 990}, "active_utterances_max": 9}
+    broken["routes"]["bidi"]["summary"]["levels"].append(failed)
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "measure.json").write_text(json.dumps(broken))
+    arguments = ["capacity", "plan", "--measure", str(tmp_path / "broken" / "measure.json"), "--growth", "0.5"]
+    arguments += ["--peak-sessions", "40", "--scale-out-seconds", "240", "--instance-type", "ml.c7i.xlarge"]
+    arguments += ["--profile", str(tmp_path / "broken" / "profile.json"), "--out", str(tmp_path / "broken")]
+    result = CliRunner().invoke(app, arguments, env={"TERMINAL_WIDTH": "400"})
+    assert result.exit_code == 0, result.output
+    assert "no level of the ladder broke the SLO" not in (tmp_path / "broken" / "plan.md").read_text()

@@ -121,6 +121,13 @@ def _measured(
         raise ValueError("no scale-out time: give --scale-out (capacity scale-out) and/or --scale-out-seconds")
     levels = {row["level"]: row for row in summary["levels"]}
     at_q_max = levels.get(summary["q_max"], {}).get("active_utterances_max") or None
+    if levels and summary["q_max"] >= max(levels):
+        # The ladder's top met the SLO: Q_max is a floor, and latency past it is extrapolated, not measured.
+        sources["Q_max"] = (
+            f"at least {summary['q_max']}: no level of the ladder broke the SLO, so this plan is conservative and "
+            "the simulation past that level extrapolates; measure higher levels for the real figure"
+        )
+        typer.echo(f"warning: {sources['Q_max']}", err=True)
     facts = Measured(
         q_max={name: measured["summary"]["q_max"] for name, measured in results["routes"].items()},
         route=route,

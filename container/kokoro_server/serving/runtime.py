@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -95,6 +96,9 @@ class Runtime:
             await script_of(utterance)
         except ProtocolError:
             self.finished(utterance, "refused")
+            raise
+        except BaseException as error:  # whatever ends it, the admission slot is not kept
+            self.finished(utterance, "disconnected" if isinstance(error, asyncio.CancelledError) else "failed")
             raise
 
     def resolve(self, fields: Speak | SpeakRequest | Configure, defaults: SpeechOptions) -> SpeechOptions:

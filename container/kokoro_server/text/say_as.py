@@ -10,7 +10,9 @@ readers say digits in their own words, so for them numbers stay digits in the fo
 from __future__ import annotations
 
 import calendar
+import datetime
 import re
+import unicodedata
 from decimal import Decimal
 from typing import NoReturn
 
@@ -25,9 +27,9 @@ HINDI_DIGITS = "शून्य एक दो तीन चार पाँच �
 HINDI_MONTHS = "जनवरी फ़रवरी मार्च अप्रैल मई जून जुलाई अगस्त सितंबर अक्टूबर नवंबर दिसंबर".split()
 CHINESE_DIGITS = "零一二三四五六七八九"
 PLUS = {"es": "más", "fr-fr": "plus", "it": "più", "pt-br": "mais", "hi": "प्लस", "ja": "プラス", "cmn": "加"}
-CURRENCY_CODES = {"USD": "$", "EUR": "€", "GBP": "£", "BRL": "R$", "JPY": "¥", "CNY": "¥", "INR": "₹"}
+CURRENCY_CODES = {"USD": "$", "EUR": "€", "GBP": "£", "BRL": "R$", "JPY": "¥", "INR": "₹"}
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
-_CODE = re.compile(r"\b(USD|EUR|GBP|BRL|JPY|CNY|INR)\b")
+_CODE = re.compile(r"\b(USD|EUR|GBP|BRL|JPY|INR)\b")
 
 
 class SayAsError(ValueError):
@@ -61,10 +63,14 @@ def spelled(text: str, language: str) -> str:
     """Each letter and digit on its own; anything else is a pause between groups."""
     groups = [group for group in re.split(r"[^\w]+|_", text) if group]
     english = language.startswith("en") or language in ("cmn", "ja")  # their readers say Latin letters in English
-    return ", ".join(
-        " ".join(_digit(c, language) if c.isdigit() else (LETTERS.get(c.upper(), c) if english else c) for c in group)
-        for group in groups
-    )
+    return ", ".join(" ".join(_character(c, language, english) for c in group) for group in groups)
+
+
+def _character(character: str, language: str, english: bool) -> str:
+    """A letter by its name, a digit (of any script: "٣", "३") in words, anything else as it is."""
+    if (value := unicodedata.decimal(character, None)) is not None:
+        return _digit(str(value), language)
+    return LETTERS.get(character.upper(), character) if english else character
 
 
 def _digit(character: str, language: str) -> str:
@@ -108,6 +114,11 @@ def _date(text: str, date_format: str | None, language: str) -> str:
     year = parts.get("y")
     if year is not None and not year.isdigit():
         _cannot_read("date", text, "a year in digits")
+    if day and month and year:
+        try:
+            datetime.date(int(year), month, day)
+        except ValueError:
+            _cannot_read("date", text, "a date that exists")
     return _written_date(day, month, year, language)
 
 

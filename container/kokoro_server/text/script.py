@@ -18,9 +18,12 @@ from kokoro_core.ssml import Mark, Part, Pause, ReadAs, SentenceEnd, SsmlError, 
 
 from .say_as import SayAsError, say_as
 
-# A placeholder is plain letters (the normalizer and G2P leave it be; the lexicon finds it as a word),
-# its number in letters a-j, as the lexicon's own placeholders are.
-_PLACEHOLDER = re.compile(r"Ssmlzx([a-j]+)zq")
+# A placeholder is plain letters (the normalizer and G2P leave it be; the lexicon finds it as a word): a stem,
+# then its number in letters a-j, as the lexicon's own placeholders are. The stem takes one "q" more than any
+# text of the document writes after "Ssmlzx", so no text can pass for a placeholder.
+_STEM = "Ssmlzx"
+_PLACEHOLDER = re.compile(rf"{_STEM}q*[a-j]+zq")
+_WRITTEN_STEMS = re.compile(rf"{_STEM}(q*)")
 # Tie bars join an affricate's two symbols in IPA; the model has one symbol for some of them.
 _TIED = {"t͡ʃ": "ʧ", "d͡ʒ": "ʤ", "t͡s": "ʦ", "d͡z": "ʣ", "t͡ɕ": "ʨ", "d͡ʑ": "ʥ"}
 
@@ -38,7 +41,7 @@ class Run:
         """``text`` of this run (a word, a chunk) with its placeholders back to what was written."""
         if not self.written:
             return text
-        return _PLACEHOLDER.sub(lambda match: self.written[match.group()], text)
+        return _PLACEHOLDER.sub(lambda match: self.written.get(match.group(), match.group()), text)
 
 
 Step = Run | Pause | Mark
@@ -48,10 +51,6 @@ Step = Run | Pause | Mark
 class Script:
     steps: tuple[Step, ...]
     text: str  # what is said, as written
-
-    @property
-    def pauses_ms(self) -> int:
-        return sum(step.ms for step in self.steps if isinstance(step, Pause))
 
 
 def plain_script(text: str) -> Script:
@@ -66,6 +65,8 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
     readings: list[tuple[str, str, str]] = []  # (placeholder, said, written) of the run being built
     rate = 1.0
     count = 0
+    written = [part.written for part in parts if isinstance(part, Words)]
+    stem = _STEM + "q" * (1 + max((len(q) for text in written for q in _WRITTEN_STEMS.findall(text)), default=-1))
 
     def end_run() -> None:
         text = _joined(pieces)
@@ -77,13 +78,16 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
 
     for part in parts:
         if isinstance(part, Words):
+            if part.read_as is None and not part.written.strip():
+                pieces.append(part.written)  # whitespace between elements stays in the run it is in
+                continue
             if part.rate != rate:
                 end_run()
                 rate = part.rate
             if part.read_as is None:
                 pieces.append(part.written)
                 continue
-            placeholder = "Ssmlzx" + "".join(chr(ord("a") + int(digit)) for digit in str(count)) + "zq"
+            placeholder = stem + "".join(chr(ord("a") + int(digit)) for digit in str(count)) + "zq"
             count += 1
             readings.append((placeholder, _said(part.read_as, part.written, language, symbols), part.written))
             pieces.append(f"\x01{placeholder}\x02")
@@ -111,6 +115,8 @@ def _said(read_as: ReadAs, written: str, language: str, symbols: Collection[str]
         said = say_as(written, read_as.value, read_as.format, language)
     except SayAsError as error:
         raise SsmlError(str(error)) from None
+    except (ArithmeticError, ValueError) as error:  # num2words past what it can say, a digit it cannot read
+        raise SsmlError(f"say-as {read_as.value} cannot read {written[:60]!r} ({error})") from None
     if not said.strip():
         raise SsmlError(f"say-as {read_as.value} found nothing to say in {written[:60]!r}")
     return said

@@ -98,3 +98,34 @@ def test_phonemes_in_ipa_are_mapped_to_the_model_symbols_and_unknown_ones_refuse
         ssml_script(
             parse_ssml('<speak><say-as interpret-as="cardinal">many</say-as></speak>'), "en-us", PHONEME_SYMBOLS
         )
+
+
+def test_text_that_looks_like_a_placeholder_is_read_as_written() -> None:
+    script = ssml_script(
+        parse_ssml('<speak>Ssmlzxazq and <sub alias="the consortium">W3C</sub></speak>'), "en-us", PHONEME_SYMBOLS
+    )
+    (run,) = script.steps
+    assert isinstance(run, Run) and run.as_written(run.text) == "Ssmlzxazq and W3C"
+    assert VoiceReading("en-us", True, run.lexicon).said(run.text) == "Ssmlzxazq and the consortium"
+
+
+def test_whitespace_between_two_elements_of_one_rate_keeps_them_in_one_run() -> None:
+    document = '<speak><prosody rate="slow">Hello</prosody> <prosody rate="slow">there.</prosody></speak>'
+    (run,) = ssml_script(parse_ssml(document), "en-us", PHONEME_SYMBOLS).steps
+    assert isinstance(run, Run) and run.text == "Hello there." and run.rate == 0.8
+
+
+@pytest.mark.parametrize(
+    ("document", "language", "expected"),
+    [
+        ('<say-as interpret-as="cardinal">' + "9" * 40 + "</say-as>", "es", "say-as cardinal cannot read"),
+        ('<say-as interpret-as="date" format="ymd">2026-02-31</say-as>', "en-us", "a date that exists"),
+    ],
+)
+def test_say_as_text_past_what_can_be_said_is_an_ssml_error(document: str, language: str, expected: str) -> None:
+    with pytest.raises(SsmlError, match=expected):
+        ssml_script(parse_ssml(f"<speak>{document}</speak>"), language, PHONEME_SYMBOLS)
+
+
+def test_a_digit_of_another_script_is_spelled_and_a_sign_that_is_no_digit_is_left_as_it_is() -> None:
+    assert say_as("x٣²", "characters", None, "en-us") == "ex three ²"

@@ -30,6 +30,8 @@ from defusedxml.ElementTree import DefusedXMLParser, ParseError
 
 SSML_NAMESPACE = "http://www.w3.org/2001/10/synthesis"
 XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace"
+# xsi:schemaLocation on <speak>, as the W3C's examples and many templates write it: accepted, not read.
+SCHEMA_INSTANCE = "{http://www.w3.org/2001/XMLSchema-instance}"
 MAX_DEPTH = 16
 MAX_ELEMENTS = 2000
 MAX_MARKS = 500
@@ -252,7 +254,7 @@ class _Builder:
     def _words(self, words: Words) -> None:
         if self._paragraph_ended and words.written.strip():
             self._paragraph_ended = False
-            self._pause(PARAGRAPH_PAUSE_MS)
+            self._pause(PARAGRAPH_PAUSE_MS, counted=False)
         self.parts.append(words)
 
     # -- the elements --------------------------------------------------------------------------
@@ -268,6 +270,8 @@ class _Builder:
         given = {}
         for key, value in attributes.items():
             plain = key.replace(f"{{{XML_NAMESPACE}}}", "xml:")
+            if name == "speak" and plain.startswith(SCHEMA_INSTANCE):
+                continue
             if plain not in ATTRIBUTES[name] and not plain.startswith("{"):
                 allowed = ", ".join(ATTRIBUTES[name]) or "none"
                 self._refuse(f"<{name}> does not take the attribute {plain!r}; it takes: {allowed}")
@@ -292,8 +296,9 @@ class _Builder:
             self._bad("break", "strength", strength, ", ".join(BREAK_STRENGTHS))
         return BREAK_STRENGTHS[strength]
 
-    def _pause(self, ms: int) -> None:
-        self._pause_ms += ms
+    def _pause(self, ms: int, counted: bool = True) -> None:
+        """A pause; a break's counts toward the document's limit (a paragraph's is bounded by the elements')."""
+        self._pause_ms += ms if counted else 0
         if self._pause_ms > MAX_PAUSE_MS:
             self._refuse(f"the document's pauses add up to over {MAX_PAUSE_MS // 1000} s, the most one may have")
         if ms:
@@ -328,7 +333,10 @@ class _Builder:
         sign, number, percent = match.groups()
         amount = float(number) / (100 if percent else 1)
         if sign:  # relative to the enclosing rate: +10% is 1.1 times it
-            return parent * max(0.0, 1 + (amount if sign == "+" else -amount)) or parent
+            relative = 1 + (amount if sign == "+" else -amount)
+            if relative <= 0:
+                self._bad("prosody", "rate", value, "a change that leaves a rate above zero, such as -50%")
+            return parent * relative
         return amount
 
     def _read_as(self, name: str, given: dict[str, str]) -> ReadAs:

@@ -139,3 +139,15 @@ def test_parsing_is_linear_in_the_document() -> None:
     seconds(100)  # warm
     small, large = min(seconds(100) for _ in range(3)), min(seconds(800) for _ in range(3))
     assert large < 8 * 2.5 * small, (small, large)  # 8 times the text: linear with room, far from 64 times
+
+
+def test_paragraph_pauses_do_not_count_toward_the_break_limit_and_schema_attributes_are_accepted() -> None:
+    parts = parse_ssml("<speak>" + "<p>Item one is here.</p>" * 160 + "</speak>")  # 159 pauses of 400 ms
+    assert sum(part.ms for part in parts if isinstance(part, Pause)) == 159 * PARAGRAPH_PAUSE_MS
+    document = (
+        '<speak version="1.1" xmlns="http://www.w3.org/2001/10/synthesis" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="a b">Hi</speak>'
+    )
+    assert parse_ssml(document) == [Words("Hi")]
+    with pytest.raises(SsmlError, match="a change that leaves a rate above zero"):
+        parse_ssml("<speak><prosody rate='-100%'>a</prosody></speak>")

@@ -141,6 +141,7 @@ class ScriptPlan:
         self._run: tuple[Run, Lexicon, ChunkPlan] | None = None
         self._spent = 0.0
         self._as_written = False
+        self._started = False  # a run has been planned
 
     def take(self) -> Chunk | Pause | Mark | None:
         """The next step, or None when there is none left."""
@@ -157,6 +158,9 @@ class ScriptPlan:
             lexicon = self._reading.lexicon.with_entries(step.lexicon) if step.lexicon else self._reading.lexicon
             reading = VoiceReading(self._reading.language, self._reading.normalized, lexicon)
             first_chunk, max_chunk_chars, budget = self._limits
+            if self._started:  # a later run's first chunk is short, but cut only where a clause ends
+                first_chunk = (first_chunk[0], False)
+            self._started = True
             plan = ChunkPlan(
                 step.text, reading, first_chunk, max_chunk_chars, budget, self._interruption, self._clock, self._spent
             )

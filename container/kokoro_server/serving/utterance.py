@@ -221,8 +221,14 @@ def _without_model(
 ) -> list[Rendered]:
     """A pause or a mark: a pause waits for the sound after it; a mark is reached now, or after a pause."""
     if isinstance(step, Pause):
+        rendered = []
+        if timeline.marks:  # marks between two pauses: the first pause ends where they stand
+            if pad := max(0, timeline.pause_samples - timeline.tail_quiet):
+                rendered.append(_silence(encoder, utterance, pad))
+            rendered.append(Rendered(b"", [], timeline.reached(utterance, 1000 / sample_rate)))
+            timeline.pause_samples, timeline.tail_quiet = 0, 0  # the next pause counts from the marks
         timeline.pause_samples += round(step.ms * sample_rate / 1000)
-        return []
+        return rendered
     timeline.marks.append(step.name)
     if timeline.pause_samples:
         return []

@@ -175,3 +175,33 @@ def test_an_openai_request_whose_input_is_ssml_is_spoken_as_ssml() -> None:
         status, audio = run(scenario())
         assert status == 200 and audio
         assert engine.calls == ["Code Ssmlzxazq."]
+
+
+def test_a_mark_between_two_breaks_is_reached_where_the_first_one_ends() -> None:
+    half_second = '<break time="500ms"/>'
+    document = f'<speak><mark name="m0"/>{half_second}<mark name="m1"/>{half_second}<mark name="m2"/>Hello.</speak>'
+    with fake_server() as (server, _):
+        events = speak_events(server, document)
+    reached = {event.message["name"]: event.message["at_ms"] for event in events if event.type == "bookmark"}
+    assert reached["m0"] == 0.0
+    assert abs(reached["m1"] - 500) <= 25 and abs(reached["m2"] - 1000) <= 25, reached
+
+
+def test_a_refused_document_over_http_of_any_kind_leaves_no_slot_held() -> None:
+    with fake_server(max_active_utterances=1) as (server, _):
+
+        async def scenario() -> list[int]:
+            statuses = []
+            async with aiohttp.ClientSession() as http:
+                for text in (
+                    '<speak><say-as interpret-as="date">2026-02-31</say-as></speak>',
+                    '<speak><phoneme ph="ǂ">click</phoneme></speak>',
+                    "<speak>Fine.</speak>",
+                ):
+                    async with http.post(f"{server.url}/invocations", json={"text": text}) as response:
+                        statuses.append(response.status)
+                        await response.read()
+            return statuses
+
+        assert run(scenario()) == [400, 400, 200]
+        assert server.stats()["active_utterances"] == 0

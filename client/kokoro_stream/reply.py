@@ -177,8 +177,9 @@ class Reply:
     async def say_ssml(self, document: str) -> None:
         """Send an SSML document or fragment (docs/ssml.md) as one utterance, after what ``feed`` holds back.
 
-        Its words are checked here first, off the event loop: a document the server would refuse raises
-        ``ProtocolError`` (code ``invalid_ssml``) before anything is sent. What the listener heard of it
+        It is parsed here first, off the event loop: malformed markup, an element or attribute the server does
+        not take, or a limit passed raises ``ProtocolError`` (code ``invalid_ssml``) before anything is sent;
+        what only the server judges (say-as text, phonemes) comes back as an error. What the listener heard of it
         (``Heard``) is its text as written, a ``sub`` as its own words."""
         if self._finished:
             return

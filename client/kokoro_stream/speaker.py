@@ -350,6 +350,7 @@ class Speaker:
                 if utterance.complete:
                     continue  # all its audio is here, held for its turn
                 utterance.skip, utterance.received = utterance.delivered, 0
+                utterance.bookmarks = ()  # not yet delivered: they come again with the re-sent audio
                 await self._send_utterance(utterance)
             return
         raise TransportClosed(f"the session dropped ({cause}) and {self._max_reconnects} reconnects failed")
@@ -370,8 +371,10 @@ class Speaker:
             case Marks() if utterance is not None:
                 utterance.words = tuple(message.words)  # for the audio frame that follows
             case Bookmark() if utterance is not None:
+                # A mark delivered came before audio that was delivered too: strictly before the re-sent audio's
+                # start. Those are not repeated (a millisecond's room for the rounding of at_ms).
                 delivered_ms = AudioFormat(self.format, self.sample_rate).duration_ms(utterance.skip)
-                if message.at_ms >= delivered_ms or not utterance.skip:  # a re-sent one's are not repeated
+                if not utterance.skip or message.at_ms > delivered_ms - 1:
                     utterance.bookmarks += (message,)
             case Done() if utterance is not None:
                 self._finish(utterance)

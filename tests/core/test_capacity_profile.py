@@ -1,4 +1,4 @@
-"""The capacity profile model: the brief's example validates, bad profiles say what is wrong."""
+"""The capacity profile model: the documented example validates, bad profiles say what is wrong."""
 
 from __future__ import annotations
 

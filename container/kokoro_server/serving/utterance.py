@@ -140,11 +140,14 @@ class _Timeline:
     marks: list[str] = field(default_factory=list)
     tail_quiet: int = 0  # quiet samples at the end of the audio so far
 
-    def reached(self, utterance: Utterance, ms_per_sample: float) -> list[Bookmark]:
+    def reached(self, utterance: Utterance, ms_per_sample: float) -> list[Rendered]:
+        """The marks waiting, reached where the audio stands now: a piece without audio, or none."""
+        if not self.marks:
+            return []
         at = round(utterance.rendered_samples * ms_per_sample, 1)
         bookmarks = [Bookmark(id=utterance.id, name=name, at_ms=at) for name in self.marks]
         self.marks.clear()
-        return bookmarks
+        return [Rendered(b"", [], bookmarks)]
 
 
 def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ScriptPlan) -> Step | None:
@@ -198,7 +201,7 @@ def _speak(
         if lead:
             rendered.append(Rendered(encoder.encode(audio[:lead]), []))
             utterance.rendered_samples += lead
-        rendered.append(Rendered(b"", [], timeline.reached(utterance, ms_per_sample)))
+        rendered.extend(timeline.reached(utterance, ms_per_sample))
         audio = audio[lead:]
     words = [
         Word(
@@ -221,29 +224,27 @@ def _without_model(
 ) -> list[Rendered]:
     """A pause or a mark: a pause waits for the sound after it; a mark is reached now, or after a pause."""
     if isinstance(step, Pause):
-        rendered = []
-        if timeline.marks:  # marks between two pauses: the first pause ends where they stand
-            if pad := max(0, timeline.pause_samples - timeline.tail_quiet):
-                rendered.append(_silence(encoder, utterance, pad))
-            rendered.append(Rendered(b"", [], timeline.reached(utterance, 1000 / sample_rate)))
-            timeline.pause_samples, timeline.tail_quiet = 0, 0  # the next pause counts from the marks
+        # Marks between two pauses: the first pause ends where they stand.
+        rendered = _end_pause(encoder, utterance, timeline, sample_rate) if timeline.marks else []
         timeline.pause_samples += round(step.ms * sample_rate / 1000)
         return rendered
     timeline.marks.append(step.name)
-    if timeline.pause_samples:
-        return []
-    return [Rendered(b"", [], timeline.reached(utterance, 1000 / sample_rate))]
+    return [] if timeline.pause_samples else timeline.reached(utterance, 1000 / sample_rate)
 
 
-def _finish(encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline, sample_rate: int) -> list[Rendered]:
-    """What is left at the end: a last pause (after the quiet the audio already ends with), the marks
-    after it, and the resampler's last samples."""
+def _end_pause(encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline, sample_rate: int) -> list[Rendered]:
+    """A pause with no sound after it: its silence after the quiet the audio already ends with, then the
+    marks that waited for it; what comes next counts from there."""
     rendered = []
     if pad := max(0, timeline.pause_samples - timeline.tail_quiet):
         rendered.append(_silence(encoder, utterance, pad))
-    timeline.pause_samples = 0
-    if timeline.marks:
-        rendered.append(Rendered(b"", [], timeline.reached(utterance, 1000 / sample_rate)))
+    timeline.pause_samples, timeline.tail_quiet = 0, 0
+    return rendered + timeline.reached(utterance, 1000 / sample_rate)
+
+
+def _finish(encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline, sample_rate: int) -> list[Rendered]:
+    """What is left at the end: a last pause and the marks after it, and the resampler's last samples."""
+    rendered = _end_pause(encoder, utterance, timeline, sample_rate)
     if tail := encoder.finish():
         rendered.append(Rendered(tail, []))
     return rendered

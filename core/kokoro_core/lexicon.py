@@ -77,10 +77,16 @@ class Lexicon:
             if not said.startswith("/"):
                 return said
             phonemes.append(said.strip("/"))
-            index = "".join(chr(ord("a") + int(digit)) for digit in str(len(phonemes) - 1))
+            index = in_letters(len(phonemes) - 1)
             return f"{'Q' if match.group()[0].isupper() else 'q'}zxlexicon{index}zq"
 
         return self._pattern.sub(replace, text), phonemes
+
+
+def in_letters(number: int) -> str:
+    """A placeholder's number in the letters a-j (1204 -> "bcae"): plain letters, which the normalizer and
+    G2P leave as they are."""
+    return "".join(chr(ord("a") + int(digit)) for digit in str(number))
 
 
 @lru_cache(maxsize=64)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from kokoro_core.lexicon import NO_LEXICON, Lexicon
+from kokoro_core.lexicon import NO_LEXICON, Lexicon, in_letters
 from kokoro_core.ssml import Mark, Part, Pause, ReadAs, SentenceEnd, SsmlError, Words, written_text
 
 from .say_as import SayAsError, say_as
@@ -87,7 +87,7 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
             if part.read_as is None:
                 pieces.append(part.written)
                 continue
-            placeholder = stem + "".join(chr(ord("a") + int(digit)) for digit in str(count)) + "zq"
+            placeholder = f"{stem}{in_letters(count)}zq"
             count += 1
             readings.append((placeholder, _said(part.read_as, part.written, language, symbols), part.written))
             pieces.append(f"\x01{placeholder}\x02")

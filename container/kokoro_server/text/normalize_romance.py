@@ -26,7 +26,7 @@ from num2words import num2words
 
 from .normalize_romance_kinds import normalize_romance_kinds
 from .normalize_romance_numbers import MAX_DIGITS, number_words, written_value
-from .normalize_romance_words import CURRENCIES
+from .words_romance import CURRENCIES
 
 LANGUAGES = {"es": "es", "fr-fr": "fr", "it": "it", "pt-br": "pt_BR"}  # ours → num2words'
 

@@ -16,9 +16,9 @@ from functools import cache, partial
 
 from num2words import num2words
 
-from . import normalize_romance_words as words
-from .normalize_roman import MAX_LETTERS, value
+from . import words_romance as words
 from .normalize_romance_numbers import number_words, written_value
+from .roman import MAX_LETTERS, value
 
 Say = Callable[[re.Match[str], str], str]
 _VALUE = r"\d{1,9}(?:[.,]\d{1,6})?"

@@ -64,6 +64,11 @@ def digits(text: str) -> str:
     return " ".join(DIGITS[int(c)] for c in text if c.isdigit())
 
 
+def letters(text: str) -> str:
+    """Each letter by its name: "EST" -> "ee ess tee"."""
+    return " ".join(LETTERS.get(c.upper(), c) for c in text if not c.isspace())
+
+
 def characters(code: str) -> str:
     """A code read character by character ("58-1193" -> "five eight, one one nine three"); dashes pause."""
     groups = [g for g in code.replace("–", "-").replace(" ", "-").split("-") if g]

@@ -35,6 +35,32 @@ CURRENCIES = {
         "R$": ("real", "reais", "centavo", "centavos"),
     },
 }
+# How each currency is written, before or after the amount (the names are in CURRENCIES, by ISO code).
+CURRENCY_SIGNS = {"€": "EUR", "EUR": "EUR", "$": "USD", "US$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
+                  "R$": "BRL", "BRL": "BRL"}  # fmt: skip
+# A magnitude written after a number: "10k", "3,5M", "2 mil millones" is already words.
+WRITTEN_SCALES = {"k": "thousand", "K": "thousand", "M": "million", "B": "billion", "bn": "billion"}
+MONTHS = {
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
+    "pt_BR": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+}
+# What may follow "/" in a rate -> the word said after "per" ("12,99 €/mes": al mes).
+PER_WORDS = {
+    "es": {"mes": "mes", "año": "año", "día": "día", "semana": "semana", "h": "hora", "hora": "hora", "min": "minuto",
+           "noche": "noche", "persona": "persona", "kg": "kilo", "km": "kilómetro", "kWh": "kilovatio hora"},
+    "fr": {"mois": "mois", "an": "an", "année": "année", "jour": "jour", "j": "jour", "semaine": "semaine",
+           "h": "heure",
+           "heure": "heure", "min": "minute", "nuit": "nuit", "personne": "personne", "kg": "kilo", "km": "kilomètre",
+           "kWh": "kilowattheure"},
+    "it": {"mese": "mese", "anno": "anno", "giorno": "giorno", "settimana": "settimana", "h": "ora", "ora": "ora",
+           "min": "minuto", "notte": "notte", "persona": "persona", "kg": "chilo", "km": "chilometro",
+           "kWh": "chilowattora"},
+    "pt_BR": {"mês": "mês", "ano": "ano", "dia": "dia", "semana": "semana", "h": "hora", "hora": "hora",
+              "min": "minuto", "noite": "noite", "pessoa": "pessoa", "kg": "quilo", "km": "quilômetro",
+              "kWh": "quilowatt-hora"},
+}  # fmt: skip
 TO = {"es": "a", "fr": "à", "it": "a", "pt_BR": "a"}  # "65-70 °F": sesenta y cinco a setenta grados
 AND = {"es": "y", "fr": "et", "it": "e", "pt_BR": "e"}
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}

@@ -1,0 +1,235 @@
+"""What a written span is: the classes the normalizer's tagger finds and each language's verbalizer says.
+
+A span is one token or several ("$12.99/mo", "March 3rd, 2026", "(415) 555-0134"); its form holds what
+was read from it, never how it is said: ``Money(Number("12", "99"), "USD")`` is "twelve dollars and ninety-nine
+cents" to an English voice and "doce dólares con noventa y nueve centavos" to a Spanish one. Forms nest:
+a range holds two quantities, a rate the quantity it divides. A span that no class reads whole is a
+``Code`` (its letters, digits and signs said as what they are), never left as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Number:
+    """A cardinal or a decimal: digits without their grouping ("1,284.50" is whole "1284", fraction "50")."""
+
+    whole: str  # "" for ".75"
+    fraction: str | None = None  # the digits after the decimal mark
+    negative: bool = False
+    plus: bool = False  # written with a "+": "+5%"
+
+
+@dataclass(frozen=True)
+class Ordinal:
+    value: str  # digits
+    feminine: bool = False  # "2.ª"
+
+
+@dataclass(frozen=True)
+class Fraction:
+    top: str
+    bottom: str
+    whole: str | None = None  # a mixed number: "2 3/4"
+
+
+@dataclass(frozen=True)
+class Scaled:
+    """A quantity times a named power of ten: "10k", "3.5M", "2.5 million"."""
+
+    amount: Number
+    scale: str  # "thousand", "million", "billion", "trillion"
+
+
+Quantity = Number | Fraction | Scaled
+
+
+@dataclass(frozen=True)
+class Money:
+    amount: Quantity
+    currency: str  # an ISO 4217 code
+    cents: bool = False  # written in the hundredth: "75¢", "99p"
+    sign: str = ""  # as written ("US$" is said "US dollars")
+    before_noun: bool = False  # "a $20 gift card": said as a modifier, "a twenty-dollar gift card"
+
+
+@dataclass(frozen=True)
+class Percent:
+    amount: Quantity
+
+
+@dataclass(frozen=True)
+class Measure:
+    amount: Quantity
+    unit: str  # a key of the language's unit table
+    before_noun: bool = False  # "a 10 mg tablet": the unit said as a modifier, singular
+
+
+@dataclass(frozen=True)
+class Per:
+    """A rate: what is counted per unit ("$29/month", "4.5%/yr", "5 mg/kg", "beats/min")."""
+
+    what: Form
+    unit: str  # a key of the language's unit table, or a word as written
+
+
+@dataclass(frozen=True)
+class Times:
+    """A multiplier: "2x faster", "x2"; ``letter`` when said as the letter ("a 10x engineer")."""
+
+    amount: Number
+    letter: bool = False
+
+
+@dataclass(frozen=True)
+class Dimensions:
+    sides: tuple[Number, ...]  # "1920x1080", "5 x 7"
+
+
+@dataclass(frozen=True)
+class Range:
+    low: Form
+    high: Form
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A quantity after a sign that qualifies it: "~$30" (about), "<5" (under), "≥ 18", "5+" (plus)."""
+
+    sign: str  # "~", "≈", "<", ">", "≤", "≥", "+" (after)
+    what: Form
+
+
+@dataclass(frozen=True)
+class Date:
+    year: str | None
+    month: int | None
+    day: int | None
+    day_first: bool = False  # said "the third of April" (British, or written that way)
+
+
+@dataclass(frozen=True)
+class Year:
+    value: str
+
+
+@dataclass(frozen=True)
+class Decade:
+    decade: str  # "90"
+    century: str | None = None  # "19"
+
+
+@dataclass(frozen=True)
+class Time:
+    hour: int
+    minute: int | None = None
+    second: int | None = None
+    meridiem: str | None = None  # "am" or "pm"
+    zone: str | None = None  # "EST"
+    twenty_four: bool = False  # written with a leading zero or past 12: "09:00", "14:30"
+
+
+@dataclass(frozen=True)
+class Period:
+    """A quarter or half of a year, or a fiscal year: "Q3 2025", "H1", "FY2026"."""
+
+    letter: str  # "Q", "H", or "FY" for a fiscal year
+    number: int | None
+    year: str | None = None  # four digits, or two ("Q1'26")
+
+
+@dataclass(frozen=True)
+class Telephone:
+    groups: tuple[str, ...]  # digit groups as written
+    plus: bool = False
+    extension: str | None = None
+
+
+@dataclass(frozen=True)
+class Electronic:
+    """An e-mail or web address, a handle or a hashtag, said sign by sign ("dot", "at", "slash")."""
+
+    text: str
+    kind: str  # "email", "url", "handle", "hashtag"
+
+
+@dataclass(frozen=True)
+class Dotted:
+    """Numbers joined by dots that are not a decimal: a version ("v2.4.1") or an IP address."""
+
+    parts: tuple[str, ...]
+    kind: str  # "version" or "ip"
+    prefix: str = ""  # "v"
+
+
+@dataclass(frozen=True)
+class Code:
+    """Letters, digits and signs said as what they are. ``reading``: "spelled" (letters by name, short
+    numbers as numbers, longer groups digit by digit), "digits" (every digit alone: a PIN, a ZIP code), "paired"
+    (as a room or a house is said: "twelve oh four"), "flight" ("UA 238": the airline, then the number)."""
+
+    text: str
+    reading: str = "spelled"
+    number_sign: bool = False  # written after "#": said "number"
+
+
+@dataclass(frozen=True)
+class Roman:
+    value: int
+    ordinal: bool  # "Henry VIII": the Eighth; "Chapter IV": four
+
+
+@dataclass(frozen=True)
+class Address:
+    number: str
+    letter: str | None
+    before: str | None  # a compass point's key: "N", "SW"
+    names: str
+    street: str  # a key of the street types
+    after: str | None
+
+
+@dataclass(frozen=True)
+class Word:
+    """Words said as written (a plain word, a name)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Said:
+    """Words in the voice's language that the tagger already chose (an abbreviation's, a weekday's)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Letters:
+    """Letters said one by one: an initialism ("R&D"'s R and D)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A sign said by its name: "&" (and), "+" (plus), "=" (equals), "@" (at)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Forms said one after another: "3-day" (a number, a word), "C++", "2+2=4"; ``hyphens`` keeps the
+    hyphens of a compound between its words ("three-day")."""
+
+    parts: tuple[Form, ...]
+    hyphens: bool = False
+
+
+Form = (
+    Number | Ordinal | Fraction | Scaled | Money | Percent | Measure | Per | Times | Dimensions | Range | Signed
+    | Date | Year | Decade | Time | Period | Telephone | Electronic | Dotted | Code | Roman | Address | Word | Said
+    | Letters | Symbol | Joined
+)  # fmt: skip

@@ -1,0 +1,131 @@
+"""How each language the normalizer reads writes what it reads: its decimal mark, its date order, its units,
+currencies, abbreviations, month names and ordinal marks. The tagger reads a text with its language's
+``Locale``; what each form is said as is the verbalizer's (``say_english``, ``say_romance``, ``say_signs``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+from . import words_english as english
+from . import words_romance as romance
+from . import words_signs as signs
+
+ROMANCE = {"es": "es", "fr-fr": "fr", "it": "it", "pt-br": "pt_BR"}  # ours -> num2words' language code
+SIGNS = ("hi", "ja")  # languages whose readers say digits: the normalizer says their signs
+LANGUAGES = ("en-us", "en-gb", *ROMANCE, *SIGNS)
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: one per language (``locale_of``)
+class Locale:
+    language: str
+    decimal_comma: bool  # "3,5" is a decimal and "1.500" a thousand and five hundred
+    day_first: bool  # "03/04/2026" is the third of April
+    units: Mapping[str, str]  # written -> key of the verbalizer's unit table
+    currencies: Mapping[str, str]  # written sign or code -> ISO code
+    cents: Mapping[str, str]  # a sign written after an amount in the hundredth ("75¢") -> ISO code
+    scales: Mapping[str, str]  # a magnitude written after a number ("10k", "2.5 million") -> its name
+    abbreviations: Mapping[str, str]  # written -> said
+    titles: frozenset[str]  # abbreviations before a name ("Dr."): their dot never ends a sentence
+    months: Mapping[str, int]  # written month names and short forms -> 1..12
+    weekdays: Mapping[str, str]  # written short forms -> the day's name
+    per_words: Mapping[str, str]  # what may follow "/" in a rate -> its key
+    ordinal: re.Pattern[str]  # a written ordinal: group "n", and "feminine" where the language marks it
+    spaced_units: Mapping[str, str] = field(default_factory=dict)  # units read only after a space ("25 m")
+
+    def unit(self, written: str) -> str | None:
+        """The key of the unit written ``written``, in any case for a unit of two letters or more."""
+        key = self.units.get(written)
+        if key is None and len(written) >= 2:
+            key = _folded(self)[0].get(written.casefold())
+        return key
+
+    def keeps_dot(self, word: str) -> bool:
+        """Whether ``word``, ending in a dot, is an abbreviation whose dot is its own ("etc.", "Jan.")."""
+        return word in self.abbreviations or word[:-1] in self.months or word[:-1] in self.weekdays
+
+
+@cache
+def _folded(locale: Locale) -> tuple[dict[str, str]]:
+    """Units by their case-folded spelling, but those two units share ("MB" and "mb" could be bytes or bits)."""
+    folded: dict[str, str | None] = {}
+    for written, key in locale.units.items():
+        if len(written) >= 2:
+            other = folded.get(written.casefold(), key)
+            folded[written.casefold()] = key if other == key else None
+    return ({written: key for written, key in folded.items() if key is not None},)
+
+
+_ENGLISH_ORDINAL = re.compile(r"(?P<n>\d{1,15})(?:st|nd|rd|th)", re.IGNORECASE)
+_ORDINALS = {
+    "es": re.compile(r"(?P<n>\d{1,4})\.?(?:º|o|(?P<feminine>ª|a))"),
+    "pt_BR": re.compile(r"(?P<n>\d{1,4})\.?(?:º|o|(?P<feminine>ª|a))"),
+    "it": re.compile(r"(?P<n>\d{1,4})\.?(?:º|°|(?P<feminine>ª))"),
+    "fr": re.compile(r"(?P<n>\d{1,4})(?:er|e|ème|ième|(?P<feminine>re|ère))"),
+}
+
+
+def _month_names(names: list[str], short: bool) -> dict[str, int]:
+    months = {name: number for number, name in enumerate(names, start=1)}
+    if short:
+        months |= {name[:3]: number for name, number in months.items()} | {"Sept": 9}
+    return months
+
+
+@cache
+def locale_of(language: str) -> Locale | None:
+    """The locale of ``language``; ``None`` for a language the normalizer does not read (Mandarin Chinese)."""
+    if language.startswith("en"):
+        return Locale(
+            language=language if language in ("en-us", "en-gb") else "en-us",
+            decimal_comma=False,
+            day_first=language == "en-gb",
+            units={unit: unit for unit in english.UNITS},
+            currencies=english.CURRENCY_SIGNS | {code: code for code in english.CURRENCIES},
+            cents=english.CENT_SIGNS,
+            scales=english.SCALES,
+            abbreviations=english.ABBREVIATIONS,
+            titles=english.TITLES,
+            months=_month_names(english.MONTHS, short=True),
+            weekdays=english.WEEKDAYS,
+            per_words=english.PER_WORDS,
+            ordinal=_ENGLISH_ORDINAL,
+            spaced_units={unit: unit for unit in english.SPACED_UNITS},
+        )
+    if language in ROMANCE:
+        lang = ROMANCE[language]
+        return Locale(
+            language=language,
+            decimal_comma=True,
+            day_first=True,
+            units={unit: unit for unit in romance.UNIT_WORDS[lang]},
+            currencies=romance.CURRENCY_SIGNS,
+            cents={},
+            scales=romance.WRITTEN_SCALES,
+            abbreviations=romance.ADDRESS_WORDS[lang],
+            titles=frozenset(),
+            months=_month_names(romance.MONTHS[lang].split(), short=False),
+            weekdays={},
+            per_words=romance.PER_WORDS[lang],
+            ordinal=_ORDINALS[lang],
+        )
+    if language in SIGNS:
+        return Locale(
+            language=language,
+            decimal_comma=False,
+            day_first=True,
+            units={unit: unit for unit in signs.UNITS[language]},
+            currencies=signs.CURRENCY_SIGNS,
+            cents={},
+            scales=signs.WRITTEN_SCALES,
+            abbreviations={},
+            titles=frozenset(),
+            months={},
+            weekdays={},
+            per_words=signs.PER_WORDS[language],
+            ordinal=_ENGLISH_ORDINAL,
+        )
+    return None

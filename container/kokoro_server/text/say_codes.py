@@ -1,0 +1,189 @@
+"""What is spelled rather than read: codes, telephone numbers, e-mail and web addresses, in any language.
+
+A code is said as what it is, run by run: letters as a word where they read as one ("SAVE20": "save
+twenty"), else by their names ("TKT": "tee kay tee"); a number of one or two digits as a number, a longer one
+digit by digit (``reading="digits"``: every digit alone, as a PIN or a ZIP code is said); a dash or a space
+as a pause; any other sign by its name ("/" slash, "." dot, "#" number). ``reading="paired"`` says numbers as
+a room or a house is said ("1204": twelve oh four), ``"flight"`` an airline's letters then its number. So
+whatever a code holds, what is said is words only. Each language gives its words in a ``Speller``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import groupby
+
+from . import spoken
+from .forms import Code, Electronic, Telephone
+from .tag_token import sayable
+from .words_english import SYMBOLS
+
+_BREAKS = frozenset(" -–—()[]{},;:'\"")  # said as a pause between the groups of a code
+_TOLL_FREE = frozenset({"800", "888", "877", "866", "855", "844", "833"})
+
+
+@dataclass(frozen=True)
+class Speller:
+    """A language's words for spelling."""
+
+    digit: Callable[[str], str]  # "7" -> "seven"
+    number: Callable[[str], str]  # "12" -> "twelve"
+    letter: Callable[[str], str]  # "A" -> "ay"
+    paired: Callable[[str], str]  # "1204" -> "twelve oh four"
+    symbols: Mapping[str, str]  # "/" -> "slash"
+    sayable: Callable[[str], bool]  # whether a run of letters is said as a word
+    address_signs: Mapping[str, str]  # "." -> "dot", "-" -> "dash" in an e-mail or web address
+    hashtag: str = "hashtag"
+    plus: str = "plus"
+    extension: str = "extension"
+    hundred: Callable[[str], str] | None = None  # "800" -> "eight hundred" (American toll-free numbers)
+
+
+ENGLISH = Speller(
+    digit=lambda digit: spoken.DIGITS[int(digit)],
+    number=spoken.cardinal,
+    letter=lambda letter: spoken.LETTERS.get(letter.upper(), letter),
+    paired=spoken.paired,
+    symbols=SYMBOLS | {".": "dot", "#": "number"},
+    sayable=sayable,
+    address_signs={".": "dot", "-": "dash", "/": "slash", ":": "colon", "?": "question mark", "_": "underscore",
+                   "+": "plus", "=": "equals", "&": "and", "#": "hash", "%": "percent", "~": "tilde", "@": "at"},
+    hundred=lambda group: f"{spoken.cardinal(group[0])} hundred",
+)  # fmt: skip
+
+
+def runs(text: str) -> Iterator[tuple[str, str]]:
+    """``text`` as runs of one kind: ("letters", "SN"), ("digits", "77"), ("space", " "), ("sign", "-"); each
+    sign is a run of its own."""
+    for kind, chars in groupby(text, _kind):
+        if kind == "sign":
+            yield from ((kind, char) for char in chars)
+        else:
+            yield kind, "".join(chars)
+
+
+def _kind(char: str) -> str:
+    if char.isalpha():
+        return "letters"
+    if char.isdecimal():
+        return "digits"
+    return "space" if char.isspace() else "sign"
+
+
+def digits(text: str, speller: Speller) -> str:
+    return " ".join(speller.digit(str(int(c))) for c in text if c.isdecimal())
+
+
+def letters(text: str, speller: Speller) -> str:
+    return " ".join(speller.letter(c) for c in text)
+
+
+def spelled(text: str, speller: Speller = ENGLISH, reading: str = "spelled") -> str:
+    """``text`` said run by run (see the module's docstring); groups apart by a comma. A code of digits alone
+    ("58-1193") is said digit by digit."""
+    if reading == "spelled" and not any(c.isalpha() for c in text):
+        reading = "digits"
+    groups: list[list[str]] = [[]]
+    for kind, run in runs(text):
+        if kind == "space" or run in _BREAKS:
+            if groups[-1]:
+                groups.append([])
+        elif kind == "digits":
+            groups[-1].append(_number_run(run, speller, reading))
+        elif kind == "letters":
+            groups[-1].append(run if speller.sayable(run) else letters(run, speller))
+        elif said := speller.symbols.get(run, ""):
+            groups[-1].append(said)
+    return ", ".join(" ".join(group) for group in groups if group)
+
+
+def _number_run(run: str, speller: Speller, reading: str) -> str:
+    if reading == "paired":
+        return speller.paired(run)
+    if reading == "spelled" and len(run) <= 2 and not (len(run) == 2 and run[0] == "0"):
+        return speller.number(run)
+    return digits(run, speller)
+
+
+def code(form: Code, british: bool = False, speller: Speller = ENGLISH) -> str:
+    if form.reading == "flight":
+        return _flight(form.text, speller)
+    if form.reading == "paired":
+        said = re.sub(r"[^\W\d_]", lambda letter: f" {speller.letter(letter.group())} ", form.text)
+        said = re.sub(r"\d+", lambda number: f" {speller.paired(number.group())} ", said)
+        return " ".join(said.split())
+    return spelled(form.text, speller, form.reading)
+
+
+def _flight(text: str, speller: Speller) -> str:
+    match = re.fullmatch(r"(?P<airline>[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(?P<digits>\d{1,4})", text)
+    if match is None:
+        return spelled(text, speller)
+    airline, number = match["airline"], match["digits"]
+    said_airline = letters(airline, speller) if airline.isalpha() else spelled(airline, speller, "digits")
+    if len(number) == 4 and number[0] != "0" and number[2] != "0":
+        said = f"{speller.number(number[:2])} {speller.number(number[2:])}"
+    elif len(number) == 3 and number[0] != "0" and number[1] != "0":
+        said = f"{speller.number(number[0])} {speller.number(number[1:])}"
+    else:
+        said = speller.number(number) if number[0] != "0" else digits(number, speller)
+    return f"{said_airline} {said}"
+
+
+def telephone(form: Telephone, speller: Speller = ENGLISH) -> str:
+    """Each group of the number digit by digit, groups apart by a comma; an American toll-free prefix as
+    "eight hundred"."""
+    groups = list(form.groups)
+    said: list[str] = []
+    if form.plus and groups:
+        said.append(f"{speller.plus} {digits(groups.pop(0), speller)}")
+    for index, group in enumerate(groups):
+        toll_free = speller.hundred is not None and group in _TOLL_FREE and index <= 1
+        said.append(speller.hundred(group) if toll_free and speller.hundred else digits(group, speller))
+    words = ", ".join(said)
+    if form.extension:
+        words += f", {speller.extension} {digits(form.extension, speller)}"
+    return words
+
+
+def electronic(form: Electronic, speller: Speller = ENGLISH) -> str:
+    """An address said sign by sign: "jane.doe@mail.example.org" is "jane dot doe at mail dot example dot org";
+    a web address without its scheme and "www."."""
+    text = form.text
+    if form.kind == "hashtag":
+        return f"{speller.hashtag} {_dotted(text[1:], speller)}"
+    at = speller.address_signs["@"]
+    if form.kind == "handle":
+        return f"{at} {_dotted(text[1:], speller)}"
+    if form.kind == "email":
+        local, _, domain = text.partition("@")
+        return f"{_dotted(local, speller)} {at} {_dotted(domain, speller)}"
+    text = re.sub(r"^(?:https?|ftp)://", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"^www\.", "", text, flags=re.IGNORECASE)
+    host, _, path = text.partition("/")
+    said = _dotted(host, speller)
+    if path.strip("/"):
+        said += f" {speller.address_signs['/']} {_dotted(path.rstrip('/'), speller)}"
+    return said
+
+
+def _dotted(text: str, speller: Speller) -> str:
+    said = []
+    for kind, run in runs(text):
+        if kind == "digits":
+            said.append(digits(run, speller))
+        elif kind == "letters":
+            said.append(run if _readable_label(run, speller) else letters(run, speller))
+        elif kind == "sign" and (name := speller.address_signs.get(run) or speller.symbols.get(run, "")):
+            said.append(name)
+    return " ".join(said)
+
+
+def _readable_label(run: str, speller: Speller) -> bool:
+    """A label of an address said as a word: any in lower case ("example", "co") but two or three letters
+    without a vowel ("nz"); in capitals, as a code's letters are."""
+    if run.islower():
+        return len(run) > 3 or any(vowel in run for vowel in "aeiouy")
+    return speller.sayable(run)

@@ -1,0 +1,349 @@
+"""What an English voice says for each form the tagger finds: "$12.99/mo" (``Per(Money…)``) is "twelve dollars
+and ninety-nine cents per month". American voices get "one hundred five", month-first dates and 12-hour
+times; British voices "one hundred and five", day-first dates and 24-hour times as written.
+
+``say`` dispatches on the form's class; every reading is words only, so what it says never holds a digit
+or a sign. Numbers are num2words' (``spoken``); codes, addresses on the web and telephone numbers are
+spelled by ``say_codes``.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from . import spoken
+from .forms import (
+    Address,
+    Code,
+    Date,
+    Decade,
+    Dimensions,
+    Dotted,
+    Electronic,
+    Form,
+    Fraction,
+    Joined,
+    Letters,
+    Measure,
+    Money,
+    Number,
+    Ordinal,
+    Per,
+    Percent,
+    Period,
+    Range,
+    Roman,
+    Said,
+    Scaled,
+    Signed,
+    Symbol,
+    Telephone,
+    Time,
+    Times,
+    Word,
+    Year,
+)
+from .say_codes import code, electronic, telephone
+from .words_english import (
+    BRITISH_SPELLINGS,
+    COMPASS,
+    CURRENCIES,
+    FRACTION_DENOMINATORS,
+    MONTHS,
+    QUALIFIERS,
+    SPACED_UNITS,
+    STREET_TYPES,
+    SYMBOLS,
+    UNITS,
+    US_SAID,
+)
+
+
+def say(form: Form, british: bool = False) -> str:
+    """What an American (or a British) voice says for ``form``."""
+    return _say(form, british)
+
+
+@singledispatch
+def _say(form: Form, british: bool) -> str:
+    raise TypeError(f"no English reading for {form!r}")
+
+
+@_say.register
+def _(form: Number, british: bool) -> str:
+    sign = "minus " if form.negative else "plus " if form.plus else ""
+    if form.fraction is None:
+        if len(form.whole) > 1 and form.whole.startswith("0"):
+            return sign + spoken.digits(form.whole)  # "007": a code, not seven
+        return sign + spoken.cardinal(form.whole, british)
+    return sign + spoken.decimal(f"{form.whole}.{form.fraction}", british)
+
+
+@_say.register
+def _(form: Ordinal, british: bool) -> str:
+    if len(form.value) > spoken.MAX_CARDINAL_DIGITS:
+        return spoken.digits(form.value)
+    return spoken.ordinal(form.value, british)
+
+
+@_say.register
+def _(form: Fraction, british: bool) -> str:
+    top, bottom = form.top, int(form.bottom)
+    if form.whole is None and (top, bottom) == ("24", 7):
+        return "twenty-four seven"
+    if "." in top or bottom == 0 or float(top) >= bottom or bottom not in FRACTION_DENOMINATORS:
+        whole = f"{spoken.cardinal(form.whole, british)} and " if form.whole else ""
+        return f"{whole}{spoken.number(top, british)} out of {spoken.cardinal(bottom, british)}"
+    one, many = FRACTION_DENOMINATORS[bottom]
+    if form.whole is not None and form.whole:
+        part = f"a {one}" if top == "1" else f"{spoken.cardinal(top, british)} {many}"
+        return f"{spoken.cardinal(form.whole, british)} and {part}"
+    return f"{spoken.cardinal(top, british)} {one if top == '1' else many}"
+
+
+@_say.register
+def _(form: Scaled, british: bool) -> str:
+    return f"{say(form.amount, british)} {form.scale}"
+
+
+@_say.register
+def _(form: Money, british: bool) -> str:
+    one, many, cent, cents = CURRENCIES[form.currency]
+    if form.sign in US_SAID:
+        one, many = f"US {one}", f"US {many}"
+    amount = form.amount
+    if form.cents:
+        number = amount if isinstance(amount, Number) else Number("0")
+        return f"{say(number, british)} {cent if number.whole == '1' and not number.fraction else cents}"
+    if isinstance(amount, Scaled):
+        return f"{say(amount, british)} {many}"
+    if not isinstance(amount, Number):
+        return f"{say(amount, british)} {many}"
+    sign = "minus " if amount.negative else "plus " if amount.plus else ""
+    fraction = amount.fraction
+    if fraction is not None and len(fraction) > 2:  # "$3.499": a price per unit, said as a decimal
+        return f"{sign}{spoken.decimal(f'{amount.whole or 0}.{fraction}', british)} {many}"
+    units, hundredths = int(amount.whole or "0"), int((fraction or "0").ljust(2, "0"))
+    if form.before_noun and not fraction:  # "a $20 gift card": a twenty-dollar gift card
+        return f"{sign}{spoken.cardinal(units, british)}-{one.split()[-1]}"
+    parts = []
+    if units or not hundredths:
+        parts.append(f"{spoken.cardinal(units, british)} {one if units == 1 else many}")
+    if hundredths:
+        parts.append(f"{spoken.cardinal(hundredths, british)} {cent if hundredths == 1 else cents}")
+    return sign + " and ".join(parts)
+
+
+@_say.register
+def _(form: Percent, british: bool) -> str:
+    return f"{say(form.amount, british)} percent"
+
+
+def unit_words(unit: str, many: bool, british: bool) -> str:
+    one, plural = UNITS.get(unit) or SPACED_UNITS[unit]
+    said = plural if many else one
+    if british:
+        for american, spelling in BRITISH_SPELLINGS.items():
+            said = said.replace(american, spelling)
+    return said
+
+
+@_say.register
+def _(form: Measure, british: bool) -> str:
+    amount = form.amount
+    single = isinstance(amount, Number) and amount.whole.lstrip("0") == "1" and not (amount.fraction or "").strip("0")
+    if form.before_noun:  # "a 10 mg tablet": a ten-milligram tablet
+        return f"{say(amount, british)}-{unit_words(form.unit, False, british).replace(' ', '-')}"
+    if isinstance(amount, Fraction) and amount.whole is None and int(amount.top) < int(amount.bottom):
+        return f"{say(amount, british)} of a {unit_words(form.unit, False, british)}"  # "1/2 cup"
+    return f"{say(amount, british)} {unit_words(form.unit, not single, british)}"
+
+
+@_say.register
+def _(form: Per, british: bool) -> str:
+    per = unit_words(form.unit, False, british) if form.unit in UNITS or form.unit in SPACED_UNITS else form.unit
+    return f"{say(form.what, british)} per {per}"
+
+
+@_say.register
+def _(form: Times, british: bool) -> str:
+    return f"{say(form.amount, british)} x" if form.letter else f"{say(form.amount, british)} times"
+
+
+@_say.register
+def _(form: Dimensions, british: bool) -> str:
+    sides = []
+    for side in form.sides:
+        if side.fraction is None and len(side.whole) == 4 and side.whole[0] != "0" and side.whole[2] != "0":
+            sides.append(spoken.paired(side.whole, british))  # "1920x1080": said in pairs
+        else:
+            sides.append(say(side, british))
+    return " by ".join(sides)
+
+
+@_say.register
+def _(form: Range, british: bool) -> str:
+    low, high = form.low, form.high
+    if isinstance(low, (Money, Percent, Measure)) and isinstance(high, Number):
+        high = _with_amount(low, high)  # "$10-20": ten to twenty dollars
+    if isinstance(high, (Money, Percent, Measure)) and _unit_of(low) in (None, _unit_of(high)):
+        return f"{say(_amount_of(low), british)} to {say(high, british)}"
+    return f"{say(low, british)} to {say(high, british)}"
+
+
+def _unit_of(form: Form) -> tuple[str, str] | None:
+    if isinstance(form, Money):
+        return ("money", form.currency)
+    if isinstance(form, Percent):
+        return ("percent", "")
+    if isinstance(form, Measure):
+        return ("measure", form.unit)
+    return None
+
+
+def _amount_of(form: Form) -> Form:
+    return form.amount if isinstance(form, (Money, Percent, Measure)) else form
+
+
+def _with_amount(form: Money | Percent | Measure, amount: Number) -> Form:
+    if isinstance(form, Money):
+        return Money(amount, form.currency, sign=form.sign)
+    if isinstance(form, Percent):
+        return Percent(amount)
+    return Measure(amount, form.unit)
+
+
+@_say.register
+def _(form: Signed, british: bool) -> str:
+    if form.sign == "+":
+        return f"{say(form.what, british)} plus"  # "5+ years": five plus years
+    return f"{QUALIFIERS[form.sign]} {say(form.what, british)}"
+
+
+@_say.register
+def _(form: Date, british: bool) -> str:
+    if form.month is None:
+        return spoken.ordinal(form.day or 1, british) if form.year is None else spoken.year(form.year, british)
+    name = MONTHS[form.month - 1]
+    if form.day is None:
+        return f"{name} {spoken.year(form.year, british)}" if form.year else name
+    day = spoken.ordinal(form.day, british)
+    if form.day_first:
+        said = f"the {day} of {name}"
+    else:
+        said = f"{name} the {day}" if british else f"{name} {day}"
+    return f"{said}, {spoken.year(form.year, british)}" if form.year else said
+
+
+@_say.register
+def _(form: Year, british: bool) -> str:
+    return spoken.year(form.value, british)
+
+
+@_say.register
+def _(form: Decade, british: bool) -> str:
+    said = spoken.cardinal(form.decade, british) if form.decade != "00" else "thousand"
+    said = said[:-1] + "ies" if said.endswith("y") else said + "s"
+    return f"{spoken.cardinal(form.century, british)} {said}" if form.century else said
+
+
+def _clock(hour: int, minute: int, british: bool) -> str:
+    if minute == 0:
+        return spoken.cardinal(hour, british)
+    minutes = spoken.cardinal(minute)
+    return f"{spoken.cardinal(hour, british)} {'oh ' + minutes if minute < 10 else minutes}"
+
+
+@_say.register
+def _(form: Time, british: bool) -> str:
+    hour, minute = form.hour, form.minute or 0
+    if form.meridiem:
+        said = f"{_clock(hour, minute, british)} {form.meridiem.upper()}"
+    elif british and form.twenty_four:
+        said = f"{spoken.cardinal(hour, british)} hundred" if minute == 0 else _clock(hour, minute, british)
+    elif form.twenty_four and (hour >= 13 or hour == 0):  # a 24-hour time, said on the 12-hour clock
+        said = f"{_clock(hour % 12 or 12, minute, british)} {'AM' if hour < 12 else 'PM'}"
+    elif minute == 0 and form.minute is not None:
+        said = f"{spoken.cardinal(hour, british)} o'clock"
+    else:
+        said = _clock(hour, minute, british)
+    if form.second:
+        said += f" and {spoken.cardinal(form.second)} second{'s' if form.second != 1 else ''}"
+    return f"{said} {spoken.letters(form.zone)}" if form.zone else said
+
+
+@_say.register
+def _(form: Period, british: bool) -> str:
+    if form.letter == "FY":
+        return f"fiscal year {_year_of(form.year or '', british)}"
+    said = f"{form.letter} {spoken.cardinal(form.number or 1)}"
+    return f"{said} {_year_of(form.year, british)}" if form.year else said
+
+
+def _year_of(written: str, british: bool) -> str:
+    if written.startswith("FY"):
+        return f"fiscal year {_year_of(written[2:].strip(), british)}"
+    return spoken.year(written, british) if len(written) == 4 else spoken.paired(written, british)
+
+
+@_say.register
+def _(form: Telephone, british: bool) -> str:
+    return telephone(form)
+
+
+@_say.register
+def _(form: Electronic, british: bool) -> str:
+    return electronic(form)
+
+
+@_say.register
+def _(form: Dotted, british: bool) -> str:
+    if form.kind == "ip":
+        return " dot ".join(spoken.digits(part) for part in form.parts)
+    said = " point ".join(spoken.cardinal(part, british) for part in form.parts)
+    return f"version {said}" if form.prefix else said
+
+
+@_say.register
+def _(form: Code, british: bool) -> str:
+    said = code(form, british)
+    return f"number {said}" if form.number_sign else said
+
+
+@_say.register
+def _(form: Roman, british: bool) -> str:
+    return f"the {spoken.ordinal(form.value).capitalize()}" if form.ordinal else spoken.cardinal(form.value, british)
+
+
+@_say.register
+def _(form: Address, british: bool) -> str:
+    number = spoken.paired(form.number, british) + (f" {spoken.LETTERS[form.letter]}" if form.letter else "")
+    before = f"{COMPASS[form.before]} " if form.before else ""
+    said = f"{number} {before}{form.names} {STREET_TYPES[form.street]}"
+    return f"{said} {COMPASS[form.after]}" if form.after else said
+
+
+@_say.register
+def _(form: Word, british: bool) -> str:
+    return form.text
+
+
+@_say.register
+def _(form: Said, british: bool) -> str:
+    return form.text
+
+
+@_say.register
+def _(form: Letters, british: bool) -> str:
+    return spoken.letters(form.text)
+
+
+@_say.register
+def _(form: Symbol, british: bool) -> str:
+    return SYMBOLS.get(form.text, "")
+
+
+@_say.register
+def _(form: Joined, british: bool) -> str:
+    said = [said for part in form.parts if (said := say(part, british))]
+    return ("-" if form.hyphens else " ").join(said)

@@ -1,0 +1,300 @@
+"""Words that decide how what follows them is read: after "order" a code is spelled, after "room" a number is
+said as a room's, after "in" four digits are a year, after "Henry" a numeral is "the Eighth", after "flight" come
+an airline and its number; and the words of an address ("123 Main St.", "Apt 4B", "IL 62704").
+
+Each rule starts at its word (``Rules.words``, by the word in lower case), so a text is tried against the
+rules its own words call for, and each pattern has bounded repetition. The words themselves are kept as
+written ("order number" stays; only "#" becomes "number").
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import roman
+from .forms import Address, Code, Date, Form, Joined, Period, Range, Roman, Said, Word, Year
+from .tag_spans import Reading, Rule, Span, pattern_rule
+from .words_english import (
+    ADDRESS_UNITS,
+    CODE_NAMES,
+    CODE_WORDS,
+    COMPASS,
+    MONTHS,
+    PERIOD_WORDS,
+    PLACES,
+    STATES,
+    STREET_TYPES,
+    UNITS,
+    WEEKDAYS,
+    YEAR_WORDS,
+)
+
+
+def _prefix(match: re.Match[str], group: str) -> Word:
+    """What was written before ``group``, as written but for a number sign ("order #" -> "order number")."""
+    written = match.string[match.start() : match.start(group)]
+    return Word(" ".join(re.sub(r"#", " number ", written).split()))
+
+
+def _code(reading_name: str) -> object:
+    def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        return Joined((_prefix(match, "code"), Code(match["code"], reading_name)))
+
+    return build
+
+
+def _extension(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    head = _prefix(match, "x").text
+    return Joined(
+        tuple(part for part in (Word(head) if head else None, Said("extension"), Code(match["n"], "digits")) if part)
+    )
+
+
+def _card_ending(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((_prefix(match, "code"), Code(match["code"], "digits")))
+
+
+def _year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((Word(match["word"]), Year(match["year"])))
+
+
+def _half(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((Word(match["word"]), Period("H", int(match["n"]), None)))
+
+
+def _number_sign(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    from .tag_token import read_number
+
+    number = read_number(match["n"], reading.locale)
+    return Joined((Said("number"), number)) if number is not None else None
+
+
+def _weekdays(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    def say(part: re.Match[str]) -> str:
+        if part["day"]:
+            return WEEKDAYS[part["day"]]
+        between = part["between"].strip()
+        return " to " if between in "-–—" else " and " if between in "&/" else part.group()
+
+    return Said(_WEEKDAY_PARTS.sub(say, match["days"]))
+
+
+def _month_day(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "March 3rd", "Jan. 15, 2024", "Sept 1", "March 2026": a month's name, then its day or its year."""
+    month = reading.locale.months[match["month"].rstrip(".")]
+    if match["day"] is None:
+        return Date(match["year"], month, None)
+    day = int(match["day"])
+    if not 1 <= day <= 31:
+        return None
+    if match["to"]:  # "May 3–7": the third to the seventh
+        return Range(Date(None, month, day), Date(None, None, int(match["to"])))
+    return Date(match["year"], month, day)
+
+
+def _the_day_of(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "the 3rd of March": a day, then its month's name."""
+    day = int(match["day"])
+    if not 1 <= day <= 31:
+        return None
+    return Date(match["year"], reading.locale.months[match["month"].rstrip(".")], day, day_first=True)
+
+
+def _day_after(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "on Tue", "by Wed.": a weekday's short form after a word that takes a day."""
+    return Joined((Word(match["word"]), Said(WEEKDAYS[match["days"].rstrip(".")])))
+
+
+def _address(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    before = match["before"].rstrip(".") if match["before"] else None
+    after = match["after"].strip().rstrip(".") if match["after"] else None
+    names = " ".join(match["names"].split())
+    return Address(match["number"], match["letter"], before, names, match["type"], after)
+
+
+def _address_unit(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((Said(ADDRESS_UNITS[match["word"]]), Code(match["n"] + (match["letter"] or ""), "paired")))
+
+
+def _zip(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    parts: list[Form] = [Said(STATES[match["state"]]), Code(match["zip"], "digits")]
+    if match["plus4"]:
+        parts.append(Code(f"-{match['plus4']}", "digits"))
+    return Joined(tuple(parts))
+
+
+def _ruler(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((Word(" ".join(match["name"].split())), Roman(roman.value(match["numeral"]), ordinal=True)))
+
+
+def _numbered(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((Word(match["name"]), Roman(roman.value(match["numeral"]), ordinal=False)))
+
+
+def _street_or_saint(reading: Reading, index: int) -> Span | None:
+    """ "Main St." is a street; "St. Louis" a saint; "Oak Dr." a drive ("Dr. Patel" is left to the table)."""
+    token = reading.tokens[index]
+    if token.core not in ("St.", "Dr."):
+        return None
+    before, after = reading.core(index - 1), reading.tokens[index + 1].text if index + 1 < len(reading.tokens) else ""
+    named = bool(re.fullmatch(r"[A-Z][a-z]+", before)) and not _starts_sentence(reading, index - 1)
+    if token.core == "Dr.":
+        return (
+            Span(index, index, Said("Drive"), dot="end")
+            if named and (not after or after[:1].islower() or after[:1] in ",;")
+            else None
+        )
+    if named or not after[:1].isupper():
+        return Span(index, index, Said("Street"))
+    return Span(index, index, Said("Saint"), dot="never")
+
+
+def _starts_sentence(reading: Reading, index: int) -> bool:
+    return index <= 0 or reading.tokens[index - 1].text.endswith((".", "!", "?"))
+
+
+def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
+    """ "Rocky III", "Final Fantasy VII": two numeral letters or more after a capitalized word are a number."""
+    name, numeral = reading.core(index), reading.core(index + 1)
+    if not re.fullmatch(r"[IVX]{2,9}", numeral) or not re.fullmatch(r"[A-Z][\w'’]*[a-z]", name) or name in _NOT_NAMES:
+        return None
+    if reading.tokens[index].trail or reading.tokens[index + 1].text[
+        len(reading.tokens[index + 1].lead) + len(numeral) :
+    ][:1] in ("-", "'"):
+        return None
+    try:
+        value = roman.value(numeral)
+    except ValueError:
+        return None
+    return Span(index, index + 1, Joined((Word(name), Roman(value, ordinal=False))), trail=True)
+
+
+_MONTHS = {name: number for number, name in enumerate(MONTHS, start=1)}
+_MONTHS |= {name[:3]: number for name, number in list(_MONTHS.items())} | {"Sept": 9}
+_NOT_NAMES = frozenset(
+    "The A An My Your His Her Its Our Their This That These Those In On At By For Of To And Or With No Get Need".split()
+)
+_WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+_DAY = rf"(?:{_WEEKDAY_NAMES})\.?"
+_BETWEEN_DAYS = r"\s*(?:[-–—&/,]|to|through|thru|and|or)\s*"
+_WEEKDAY_PARTS = re.compile(rf"(?P<day>{_WEEKDAY_NAMES})\.?|(?P<between>\s*[-–—&/]\s*)")
+_UNIT_NAMES = "|".join(re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True))
+_CODE = r"(?P<code>(?=[A-Z0-9-]*\d)[A-Z0-9](?:[A-Z0-9-]{0,40}[A-Z0-9])?)(?![\w.,]\d)"
+
+
+def english_rules() -> dict[str, tuple[Rule, ...]]:
+    """The rules that start at an English word, by the word in lower case."""
+    rules: dict[str, list[Rule]] = {}
+
+    def add(words: str | list[str], rule: Rule) -> None:
+        for word in words.split("|") if isinstance(words, str) else words:
+            rules.setdefault(word.split()[0].lower().rstrip("."), []).append(rule)
+
+    add(
+        "verification|security|access|confirmation|one-time|one|login|sign-in|2fa|otp|passcode|pin|code",
+        pattern_rule(
+            rf"(?i:{CODE_NAMES})(?:\s+(?:is|was))?\s*:?\s*(?P<code>\d{{2,4}}(?:[ -]\d{{2,4}}){{1,3}})(?![\w-]|[.,]\d)",
+            _code("digits"),
+        ),
+    )
+    add("ext|ext.|extension", pattern_rule(r"(?P<x>)(?i:ext\.?|extension)\s?(?P<n>\d{1,6})", _extension))
+    add("at|dial|call|or|press|to", pattern_rule(r"(?:at|dial|call|or|press|to) (?P<x>)x(?P<n>\d{2,6})", _extension))
+    add(
+        PLACES,
+        pattern_rule(
+            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|\s?(?:{_UNIT_NAMES})\b)",
+            _code("paired"),
+        ),
+    )
+    add(
+        "flight",
+        pattern_rule(
+            r"(?i:flight)(?:\s+(?:is|was|number|no\.))?\s+(?P<code>(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4})",
+            _code("flight"),
+        ),
+    )
+    add(
+        "ending|ends|last",
+        pattern_rule(
+            r"(?i:ending in|ends in|ending|last four digits|last 4 digits)(?:\s+(?:are|is))?\s+(?P<code>\d{4})",
+            _card_ending,
+        ),
+    )
+    add(
+        CODE_WORDS,
+        pattern_rule(
+            rf"(?i:{CODE_WORDS})(?:\s+(?i:number|no\.|num\.|code|id))?(?:\s+(?:is|was|are))?\s*(?:#|:)?\s*{_CODE}",
+            _code("digits"),
+        ),
+    )
+    add(list(YEAR_WORDS), pattern_rule(r"(?P<word>[A-Za-z]+)\s+(?P<year>1[1-9]\d\d|20\d\d)(?!\s*%|[-–]\d)", _year))
+    add(list(PERIOD_WORDS), pattern_rule(r"(?P<word>[A-Za-z]+)\s+H(?P<n>[12])(?!\s?(?:['’]\d\d|\d{4}|FY))", _half))
+    add("no.|#", pattern_rule(r"(?:No\.|#)\s?(?P<n>\d[\d,]{0,12}(?:\.\d{1,3})?)", _number_sign))
+    add(list(WEEKDAYS), pattern_rule(rf"(?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})+)", _weekdays))
+    add(
+        "on|by|from|till|next|last|this|every|until",
+        pattern_rule(rf"(?P<word>[A-Za-z]+) (?P<days>{_DAY})(?!\w)", _day_after),
+    )
+    add(
+        list(ADDRESS_UNITS),
+        pattern_rule(
+            rf"(?P<word>{'|'.join(ADDRESS_UNITS)})\.?\s?#?\s?(?P<n>\d{{1,5}})(?P<letter>[A-Z])?", _address_unit
+        ),
+    )
+    add(
+        list(STATES), pattern_rule(rf"(?P<state>{'|'.join(STATES)}),?\s+(?P<zip>\d{{5}})(?:-(?P<plus4>\d{{4}}))?", _zip)
+    )
+    rulers = "|".join(roman.RULERS)
+    titles = "|".join(roman.TITLES)
+    add(roman.RULERS, pattern_rule(rf"(?P<name>{rulers})\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", _ruler))
+    add(
+        roman.TITLES,
+        pattern_rule(
+            rf"(?P<name>(?:{titles})\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", _ruler
+        ),
+    )
+    add(
+        roman.PARTS,
+        pattern_rule(
+            rf"(?P<name>(?:{'|'.join(roman.PARTS)})\.?)\s+(?P<numeral>[IVXLCDM]{{1,9}})(?![\w'’-])", _numbered
+        ),
+    )
+    add(
+        "wwii|wwi",
+        pattern_rule(
+            r"WW(?P<numeral>I{1,2})", lambda m, r, i: Said(f"World War {'Two' if len(m['numeral']) == 2 else 'One'}")
+        ),
+    )
+    add("st.|dr.", _street_or_saint)
+    months = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
+    add(
+        list(_MONTHS),
+        pattern_rule(
+            rf"(?P<month>{months})\.?\s+(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th)?)?(?!:)"
+            rf"(?:,?\s+(?P<year>\d{{4}}))?|(?P<year2>\d{{4}}))",
+            lambda m, r, i: (
+                _month_day(m, r, i)
+                if m["year2"] is None
+                else Date(m["year2"], r.locale.months[m["month"].rstrip(".")], None)
+            ),
+        ),
+    )
+    add(
+        "the",
+        pattern_rule(
+            rf"the\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{months})\.?(?:,?\s+(?P<year>\d{{4}}))?",
+            _the_day_of,
+        ),
+    )
+    return {word: tuple(found) for word, found in rules.items()}
+
+
+_COMPASS = "|".join(sorted(COMPASS, key=len, reverse=True))
+_TYPES = "|".join(sorted(STREET_TYPES, key=len, reverse=True))
+_NAME = r"(?:[A-Z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))"  # "Main", "O'Farrell", "5th"
+ADDRESS = pattern_rule(
+    rf"(?P<number>\d{{1,5}})(?P<letter>[A-Z])?\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"
+    rf"(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?(?P<after>\s+(?:{_COMPASS})\b\.?)?",
+    _address,
+)
+CAPITALIZED = _capitalized_numeral

@@ -1,0 +1,346 @@
+"""Forms written across several tokens: "(415) 555-0134", "3 p.m.", "2.5 kg", "12,99 €", "$4.5 million",
+"2 3/4", "5 – 12", "14 February 2026", "Q4 2025".
+
+A rule is tried at a token and matched on the text from there (``Reading.at``); it is taken only where its
+match ends where a token ends, so no rule ever reads part of a token. Each pattern has bounded repetition,
+and each is tried only at tokens that can start it (a digit, a sign, or one of its words: ``Rules``), so a
+text costs time in proportion to its length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .forms import (
+    Date,
+    Dimensions,
+    Form,
+    Fraction,
+    Measure,
+    Money,
+    Number,
+    Per,
+    Percent,
+    Period,
+    Range,
+    Scaled,
+    Signed,
+    Telephone,
+    Time,
+)
+from .locales import Locale
+from .tag_token import classify, quantity, ranged, read_number
+from .tokens import Token
+
+_GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
+_END = r"(?=[\s)\]}\"”»,;:!?…'’.]|$)"  # a span ends where its last token's core does
+
+
+@dataclass(frozen=True)
+class Span:
+    """Tokens ``first`` to ``last`` read as ``form`` (``None``: as written)."""
+
+    first: int
+    last: int
+    form: Form | None
+    lead: str | None = None  # what is kept before the said form; the first token's lead when None
+    trail: bool = True  # whether the last token's trailing punctuation follows the said form
+    # Where a final dot the span read ("p.m.", "St.") also ends a sentence: before a capital or at the end
+    # of the text ("capital"), only at the end ("end": "Jr. Day" is one sentence), or never ("Dr. Patel").
+    dot: str = "capital"
+
+
+@dataclass
+class Reading:
+    """A text's tokens, and where each ends, for rules to match against."""
+
+    text: str
+    tokens: list[Token]
+    locale: Locale
+    _ends: dict[int, tuple[int, bool]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for index, token in enumerate(self.tokens):
+            self._ends.setdefault(token.end, (index, False))
+            self._ends[token.start + len(token.lead) + len(token.core)] = (index, True)
+
+    def core(self, index: int) -> str:
+        return self.tokens[index].core if 0 <= index < len(self.tokens) else ""
+
+    def at(self, index: int, pattern: re.Pattern[str], opens: str = "") -> tuple[re.Match[str], int, bool, str] | None:
+        """``pattern`` matched from token ``index``'s core (from its opening bracket where its lead ends in
+        ``opens``), with the index of the token it ends in, whether it ends at that token's core, and what of
+        the lead stays before it; ``None`` where it does not match or does not end where a token does."""
+        token = self.tokens[index]
+        start, lead = token.start + len(token.lead), token.lead
+        if opens and lead.endswith(opens):
+            start, lead = start - len(opens), lead[: -len(opens)]
+        match = pattern.match(self.text, start)
+        if match is None or match.end() not in self._ends:
+            return None
+        last, at_core = self._ends[match.end()]
+        return match, last, at_core, lead
+
+
+Rule = Callable[[Reading, int], Span | None]
+Build = Callable[[re.Match[str], Reading, int], Form | None]
+
+
+def pattern_rule(pattern: str, build: Build, opens: str = "", flags: int = 0) -> Rule:
+    """A rule that reads ``pattern`` from a token as ``build`` says; ``opens``: a bracket it may start at."""
+    compiled = re.compile(pattern + _END, flags)
+
+    def rule(reading: Reading, index: int) -> Span | None:
+        found = reading.at(index, compiled, opens)
+        if found is None:
+            return None
+        match, last, at_core, lead = found
+        try:
+            form = build(match, reading, index)
+        except (ArithmeticError, ValueError, KeyError):
+            return None  # a form the rule cannot say ("Henry IIII"): left to the rules after
+        return Span(index, last, form, lead=lead, trail=at_core) if form is not None else None
+
+    return rule
+
+
+def _number(written: str, reading: Reading) -> Number | None:
+    return read_number(written, reading.locale)
+
+
+# Telephone numbers in groups: "(415) 555-0134", "+44 20 7946 0958", "1 800 555 0199", "0161 496 0000",
+# with an extension: "ext. 12", "x 7", ", extension 3021".
+_EXTENSION = r"(?:,?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6}))?"
+PHONE = (
+    r"(?P<number>\+\d{1,3}(?:[\s.-]{1,2}\(?\d{1,5}\)?){1,5}"
+    r"|(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}|(?:1\s)?\d{3}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})" + _EXTENSION
+)
+
+
+def _phone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    groups = tuple(re.findall(r"\d+", match["number"]))
+    if sum(map(len, groups)) < 7:
+        return None
+    return Telephone(groups, plus=match["number"].startswith("+"), extension=match["ext"])
+
+
+def _glued_phone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """A number read whole as a telephone number ("1-800-555-0199"), then its extension."""
+    form = classify(match["number"], reading.locale)
+    if not isinstance(form, Telephone) or not match["ext"]:
+        return None
+    return Telephone(form.groups, form.plus, match["ext"])
+
+
+def _meridiem(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    written = match["clock"]
+    hour, _, minute = written.partition(":")
+    if not hour.isdigit() or not 1 <= int(hour) <= 12 or (minute and not (minute.isdigit() and int(minute) < 60)):
+        return None
+    marker = match["ampm"].lower()
+    zone = match["zone"]
+    return Time(int(hour), int(minute) if minute else None, None, "am" if marker.startswith("a") else "pm", zone)
+
+
+def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    form = classify(match["clock"], reading.locale)
+    if not isinstance(form, Time) or form.meridiem is None:
+        return None
+    return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
+
+
+def _amount_then_sign(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "12,99 €", "20 USD", "1.500 €": an amount, then its currency."""
+    amount = _amount(match["n"], reading)
+    sign = match["sign"]
+    if amount is None or sign not in reading.locale.currencies:
+        return None
+    return Money(amount, reading.locale.currencies[sign], sign=sign)
+
+
+def _amount(written: str, reading: Reading) -> Number | Scaled | None:
+    number = _number(written, reading)
+    if number is not None:
+        return number
+    form = classify(written, reading.locale)
+    return form if isinstance(form, Scaled) else None
+
+
+def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "$4.5 million", "€2 bn", "3 billion": a quantity, then its magnitude in a word."""
+    scale = reading.locale.scales.get(match["scale"])
+    form = classify(match["n"], reading.locale)
+    if scale is None:
+        return None
+    if isinstance(form, Money) and isinstance(form.amount, Number):
+        return Money(Scaled(form.amount, scale), form.currency, sign=form.sign)
+    return None
+
+
+def _percent(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    number = _number(match["n"], reading)
+    return Percent(number) if number is not None else None
+
+
+def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "2.5 kg", "70 Kg", "5 mg/kg", "3-5 GB", "20 °C", "25 m": a quantity, then its unit."""
+    locale = reading.locale
+    written_unit, per = match["unit"], None
+    unit = locale.unit(written_unit) or locale.spaced_units.get(written_unit)
+    if unit is None and "/" in written_unit:
+        written_unit, _, written_per = written_unit.partition("/")
+        unit = locale.unit(written_unit)
+        per = locale.per_words.get(written_per) or locale.unit(written_per)
+        if per is None:
+            return None
+    if unit is None:
+        return None
+    amount = quantity(match["n"], locale) or classify(match["n"], locale)
+    if isinstance(amount, Signed):  # "~5 min": about five minutes
+        inner = _measured(amount.what, unit, per, False)
+        return Signed(amount.sign, inner) if inner is not None else None
+    before = reading.core(index - 1).lower()
+    modifier = before in ("a", "an", "one", "the") and not (isinstance(amount, Number) and amount.fraction)
+    return _measured(amount, unit, per, modifier)
+
+
+def _measured(amount: Form | None, unit: str, per: str | None, modifier: bool) -> Form | None:
+    measured: Form
+    if isinstance(amount, Range) and isinstance(amount.high, Number):
+        measured = Range(amount.low, Measure(amount.high, unit))
+    elif isinstance(amount, (Number, Fraction, Scaled)):
+        measured = Measure(amount, unit, before_noun=modifier and per is None)
+    else:
+        return None
+    return Per(measured, per) if per else measured
+
+
+def _mixed_fraction(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    top, bottom = int(match["top"]), int(match["bottom"])
+    if not 0 < top < bottom:
+        return None
+    return Fraction(match["top"], match["bottom"], match["whole"])
+
+
+def _spaced_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    low, high = quantity(match["low"], reading.locale), quantity(match["high"], reading.locale)
+    if low is None or high is None:
+        return None
+    return ranged(low, high)
+
+
+def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    sides = [_number(side, reading) for side in re.split(r"\s*[x×]\s*", match.group())]
+    if any(side is None or side.negative for side in sides):
+        return None
+    return Dimensions(tuple(side for side in sides if side is not None))
+
+
+def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "14 February 2026", "1st March 1985", "the 3rd of March", "12 Jan 2026"."""
+    month = reading.locale.months.get(match["month"].rstrip("."))
+    day = int(match["day"])
+    if month is None or not 1 <= day <= 31:
+        return None
+    return Date(match["year"], month, day, day_first=True)
+
+
+def _period_year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "Q4 2025", "H1 2026", "1Q 2026", "FY 2026": a period, then its year."""
+    written = match["period"]
+    if written == "FY":
+        return Period("FY", None, match["year"])
+    letter, number = (written[1], written[0]) if written[0].isdigit() else (written[0], written[1])
+    return Period(letter, int(number), match["year"])
+
+
+def _french_thousands(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "1 500", "12 000 000": French groups thousands with a space."""
+    written = re.sub(r"\s", "", match["n"])
+    number = _number(written + (match["fraction"] or ""), reading)
+    return number
+
+
+def _qualified(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "≥ 18", "~ 30", "< 5": a sign written apart from its quantity."""
+    what = quantity(match["n"], reading.locale)
+    return Signed(match["sign"], what) if what is not None else None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A language's span rules: those tried at a token with a digit or a sign, and those tried at a word."""
+
+    numeric: tuple[Rule, ...]
+    words: dict[str, tuple[Rule, ...]]  # by the word, in lower case, that starts them
+
+
+def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
+    """The rules whose span starts at a number or a sign: telephone numbers, amounts, measures, times..."""
+    units = "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
+    signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
+    scales = "|".join(re.escape(scale) for scale in locale.scales if len(scale) > 2) or "(?!)"
+    months = "|".join(re.escape(month) for month in sorted(locale.months, key=len, reverse=True)) or "(?!)"
+    number = r"[-−+]?\d[\d.,]{0,24}"
+    value = r"(?:<=|>=|[~≈<>≤≥±])?[-−+]?[\d.,]{1,24}(?:[-–—][\d.,]{1,24})?|\d{1,3}/\d{1,3}|[½⅓⅔¼¾⅛]"
+    rules: list[Rule] = [
+        pattern_rule(PHONE, _phone, opens="("),
+        pattern_rule(
+            r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
+        ),
+        pattern_rule(
+            rf"(?P<clock>\d{{1,2}}(?::[0-5]\d)?){_GAP}?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)(?:{_GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
+            _meridiem,
+            flags=re.IGNORECASE,
+        ),
+        pattern_rule(rf"(?P<clock>\S{{3,12}}){_GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
+        pattern_rule(rf"(?P<n>{number}(?:[kKMB]|bn)?){_GAP}(?P<sign>{signs})", _amount_then_sign),
+        pattern_rule(rf"(?P<n>\S{{1,24}}){_GAP}(?P<scale>{scales})", _scale_word),
+        pattern_rule(rf"(?P<n>{number}){_GAP}%", _percent),
+        pattern_rule(rf"(?P<n>{value}){_GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)", _measure),
+        pattern_rule(r"(?P<whole>\d{1,3})" + _GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
+        pattern_rule(rf"(?P<low>\S{{1,24}}){_GAP}[-–—]{_GAP}(?P<high>\S{{1,24}})", _spaced_range),
+        pattern_rule(rf"\d{{1,5}}(?:{_GAP}[x×]{_GAP}\d{{1,5}}){{1,2}}", _spaced_dimensions),
+        pattern_rule(
+            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|º)?{_GAP}(?:(?:of|de|di){_GAP})?(?P<month>{months})\.?(?:,?{_GAP}(?P<year>\d{{4}}))?",
+            _day_month,
+            flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
+        ),
+        pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){_GAP}(?P<year>(?:19|20)\d\d)", _period_year),
+    ]
+    if locale.language == "fr-fr":
+        rules.insert(
+            0, pattern_rule(r"(?P<n>\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4})(?P<fraction>,\d{1,6})?", _french_thousands)
+        )
+    return tuple(rules)
+
+
+def _all_units(locale: Locale) -> list[str]:
+    written = set(locale.units) | set(locale.spaced_units)
+    written |= {unit.upper() for unit in locale.units if len(unit) >= 2} | {
+        unit.capitalize() for unit in locale.units if len(unit) >= 2
+    }
+    return sorted(written)
+
+
+def sign_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
+    """Rules that start at a sign written apart: "≥ 18", "€ 42,97", "USD 250"."""
+    qualified = pattern_rule(rf"(?P<sign><=|>=|[~≈<>≤≥±]){_GAP}(?P<n>\S{{1,24}})", _qualified)
+    rules: dict[str, tuple[Rule, ...]] = {
+        sign: (qualified,) for sign in ("~", "≈", "<", ">", "≤", "≥", "<=", ">=", "±")
+    }
+    money = pattern_rule(r"(?P<sign>\S{1,4})" + _GAP + r"(?P<n>[-−]?\d[\d.,]{0,24}(?:[kKMB]|bn)?)", _sign_then_amount)
+    for sign in locale.currencies:
+        rules[sign.lower()] = (money,)
+    return rules
+
+
+def _sign_then_amount(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "€ 42,97", "R$ 20,50", "USD 250": a currency written before its amount, apart."""
+    amount = _amount(match["n"], reading)
+    sign = match["sign"]
+    if amount is None or sign not in reading.locale.currencies:
+        return None
+    return Money(amount, reading.locale.currencies[sign], sign=sign)

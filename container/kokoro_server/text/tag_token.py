@@ -1,0 +1,426 @@
+"""What one token is, read whole (``classify``): "$12.99/mo" is a rate of money per month, "2.5KG" a measure,
+"50%-60%" a range of percentages, "john.smith42@example.co.uk" an e-mail address, "#A12-9983" a code.
+
+Each class is a pattern that must match the whole token (its core: ``tokens``), tried from the most specific
+to the least; a token that none reads whole is a ``Code``, said as what it is (letters by name, numbers,
+signs by name), so no digit or sign is ever left for G2P and no half of a token is rewritten without the other.
+Plain words (letters, with inner apostrophes, hyphens or dots) are not forms: they are said as written.
+Every pattern has bounded repetition and is matched once per token (a range or a compound is split at one
+of at most three dashes): linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from .forms import (
+    Code,
+    Date,
+    Decade,
+    Dimensions,
+    Dotted,
+    Electronic,
+    Form,
+    Fraction,
+    Joined,
+    Measure,
+    Money,
+    Number,
+    Ordinal,
+    Per,
+    Percent,
+    Period,
+    Range,
+    Said,
+    Scaled,
+    Signed,
+    Symbol,
+    Telephone,
+    Time,
+    Times,
+    Word,
+    Year,
+)
+from .locales import Locale
+
+WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*\.?")  # letters, with inner apostrophes, hyphens, dots
+VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
+          "⅝": "5/8", "⅞": "7/8", "⅙": "1/6", "⅚": "5/6"}  # fmt: skip
+DASHES = "-–—~〜～"
+# Signs that say something wherever they stand; a token without a digit or one of them is read as written.
+SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹°/~≈<>≤≥×")
+QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
+# Top-level domains a web address ends in (and every two-letter country code).
+TLDS = frozenset(
+    "com org net edu gov mil int io ai app dev co info biz me tv us uk ca au de fr es it nl be ch at se no dk fi "
+    "ie nz za in jp cn br mx ar cl pe ru pl pt gr cz hu ro tr il sg hk tw kr my ph id vn th ae sa eg ng ke "
+    "cloud online site store shop tech xyz health news blog page ly to gg fm so".split()
+)
+_EMAIL = re.compile(r"[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
+_URL = re.compile(
+    r"(?:(?P<scheme>https?|ftp)://)?(?P<host>(?:[\w-]{1,63}\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?::\d{1,5})?"
+    r"(?P<path>[/?#][^\s]{0,300})?",
+)
+_HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
+_HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
+_HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
+_PHONE = re.compile(
+    r"(?P<plus>\+)?(?:(?P<country>\d{1,3})[-.])?(?:\((?P<area1>\d{3})\)|(?P<area2>\d{3}))[-.]?"
+    r"(?P<exchange>\d{3})[-.](?P<line>\d{4})"
+    r"|(?P<local>[2-9]\d{2}-\d{4})"
+    r"|(?P<intl>\+\d{1,3}(?:[-.]\d{1,4}){2,5})"
+)
+_ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
+_NUMERIC_DATE = re.compile(r"(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|(?<=/)\d{2})")
+_CLOCK = re.compile(
+    r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?|(?P<h2>\d{1,2})(?P<ampm2>[ap]\.?m\.?)",
+    re.IGNORECASE,
+)
+_RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
+_DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)s|['’](?P<short>\d0)s")
+_TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
+_DIMENSIONS = re.compile(r"\d{1,5}(?:\.\d{1,2})?(?:[x×]\d{1,5}(?:\.\d{1,2})?){1,2}")
+_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_VERSION = re.compile(r"(?P<v>[vV])?(?P<parts>\d{1,5}(?:\.\d{1,5}){2,6})|(?P<v2>[vV])(?P<parts2>\d{1,5}(?:\.\d{1,5})?)")
+_FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})")
+_PERIOD = re.compile(r"(?P<letter>[QH])(?P<n>[1-4])(?:['’](?P<short>\d\d))?|(?P<n2>[1-4])Q|FY\s?(?P<fy>\d{4}|\d\d)")
+
+
+@cache
+def _patterns(locale: Locale) -> dict[str, re.Pattern[str]]:
+    if locale.decimal_comma:  # "1.500,25", "3,5", and "3.5" as agents write it
+        number = r"\d{1,3}(?:\.\d{3})+(?:,\d{1,12})?|\d{1,400}(?:,\d{1,12})?|\d{1,15}\.\d{1,2}"
+    else:  # "1,500.25", "1,50,000" (Indian grouping), ".75"
+        number = r"(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,400})(?:\.\d{1,12})?|\.\d{1,12}"
+    signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
+    scales = "|".join(re.escape(scale) for scale in sorted(locale.scales, key=len, reverse=True) if len(scale) <= 2)
+    cents = "|".join(re.escape(sign) for sign in locale.cents) or "(?!)"
+    return {
+        "number": re.compile(rf"(?P<sign>[-−+])?(?P<n>{number})"),
+        "money": re.compile(
+            rf"(?P<sign>[-−+])?(?:(?P<before>{signs})(?P<n>{number})(?P<scale>{scales})?"
+            rf"|(?P<n2>{number})(?P<scale2>{scales})?(?P<after>{signs}))"
+        ),
+        "cents": re.compile(rf"(?P<n>\d{{1,3}}(?:[.,]\d)?)(?P<sign>{cents})"),
+        "percent": re.compile(rf"(?P<sign>[-−+])?(?P<n>{number})%"),
+        "measure": re.compile(rf"(?P<sign>[-−+])?(?P<n>{number})(?P<unit>[^\d\s][^\s]{{0,12}})"),
+        "scaled": re.compile(rf"(?P<sign>[-−+])?(?P<n>{number})(?P<scale>{scales})"),
+        "plus": re.compile(rf"(?P<n>{number})\+"),
+        "hash_number": re.compile(rf"#(?P<n>{number})"),
+    }
+
+
+def read_number(written: str, locale: Locale) -> Number | None:
+    """The number ``written`` in the locale's way ("1,284.50"; "1.284,50" in Spanish), or ``None``."""
+    match = _patterns(locale)["number"].fullmatch(written)
+    if match is None:
+        return None
+    body = match["n"]
+    if locale.decimal_comma and not re.fullmatch(r"\d+\.\d{1,2}", body):
+        whole, mark, fraction = body.replace(".", "").partition(",")
+    else:
+        whole, mark, fraction = body.replace(",", "").partition(".")
+    sign = match["sign"] or ""
+    return Number(whole, fraction if mark else None, negative=sign in "-−" and bool(sign), plus=sign == "+")
+
+
+def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Form | None:
+    """What ``core`` is, read whole; ``None`` for a plain word, said as written. ``before`` and ``after``
+    are the cores of the tokens around it, for the few classes that their neighbours decide ("10M users")."""
+    if not core:
+        return None
+    if WORD.fullmatch(core):
+        if "." in core[:-1] and (address := _electronic(core)) is not None:
+            return address  # "example.com"
+        return _word(core, locale)
+    form = _quantity(core, locale, after) or _electronic(core) or _telephone(core) or _dated(core, locale)
+    if form is None:
+        form = _range(core, locale) or _compound(core, locale)
+    if form is None:
+        form = _other(core, locale, before)
+    if form is None and not any(c.isdecimal() for c in core):
+        if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
+            return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
+    return form or Code(core)
+
+
+def _word(core: str, locale: Locale) -> Form | None:
+    if core in locale.abbreviations:
+        return Said(locale.abbreviations[core])
+    if "-" in core:
+        return _range(core, locale)  # "Mon-Fri", "Jan-Mar"; else a hyphenated word
+    return None
+
+
+def quantity(core: str, locale: Locale, after: str = "") -> Form | None:
+    """``core`` read as an amount, a percentage, a measure, a number, a time or a date alone, or ``None``:
+    what a side of a range may be."""
+    return _quantity(core, locale, after) or _dated(core, locale)
+
+
+def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
+    patterns = _patterns(locale)
+    if core[0] in "<>~≈≤≥±" and not core.startswith(("<<", ">>")):
+        sign = next(sign for sign in QUALIFIERS if core.startswith(sign))
+        rest = core[len(sign) :]
+        what = _quantity(rest, locale, after) if rest and rest[0] not in "<>~≈≤≥±" else None
+        return Signed(sign, what) if what is not None else None
+    if (number := read_number(core, locale)) is not None:
+        return number
+    if (match := patterns["money"].fullmatch(core)) is not None:
+        return _money(match, locale)
+    if (match := patterns["percent"].fullmatch(core)) is not None:
+        return Percent(_number(match, locale))
+    if (match := patterns["cents"].fullmatch(core)) is not None:
+        return Money(Number(*match["n"].replace(",", ".").partition(".")[::2]), locale.cents[match["sign"]], cents=True)
+    if "/" in core and (rate := _per(core, locale)) is not None:
+        return rate
+    if (match := patterns["scaled"].fullmatch(core)) is not None and _scales(match, after):
+        return Scaled(_number(match, locale), locale.scales[match["scale"]])
+    if (match := patterns["measure"].fullmatch(core)) is not None and (unit := locale.unit(match["unit"])):
+        return Measure(_number(match, locale), unit)
+    if (match := locale.ordinal.fullmatch(core)) is not None:
+        return Ordinal(match["n"], feminine=bool(match.groupdict().get("feminine")))
+    if (fraction := _fraction(core)) is not None:
+        return fraction
+    if (match := _CLOCK.fullmatch(core)) is not None:
+        return _clock(match)
+    if (match := patterns["plus"].fullmatch(core)) is not None:
+        return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
+    return None
+
+
+def _number(match: re.Match[str], locale: Locale) -> Number:
+    number = read_number(match["n"], locale) or Number(match["n"])
+    sign = match["sign"] or ""
+    return Number(number.whole, number.fraction, negative=sign in "-−" and bool(sign), plus=sign == "+")
+
+
+def _money(match: re.Match[str], locale: Locale) -> Money:
+    written = match["n"] or match["n2"]
+    number = read_number(written, locale) or Number(written)
+    sign = match["sign"] or ""
+    number = Number(number.whole, number.fraction, negative=sign in "-−" and bool(sign), plus=sign == "+")
+    scale = match["scale"] or match["scale2"]
+    sign_written = match["before"] or match["after"]
+    amount = Scaled(number, locale.scales[scale]) if scale else number
+    return Money(amount, locale.currencies[sign_written], sign=sign_written)
+
+
+def _scales(match: re.Match[str], after: str) -> bool:
+    """Whether "10k", "3.5M" is a magnitude: "k" always; "M", "B", "T" only where they cannot be a letter:
+    after a decimal ("3.5M") or before a word in lower case that is counted ("10M users", not "4B is free")."""
+    from .words_english import FUNCTION_WORDS
+
+    scale = match["scale"]
+    if scale in ("k", "K", "bn", "mn", "tn"):
+        return True
+    if scale not in ("M", "B", "T"):
+        return False
+    counted = after[:1].islower() and after.isalpha() and after not in FUNCTION_WORDS
+    return "." in match["n"] or "," in match["n"] or counted
+
+
+def _per(core: str, locale: Locale) -> Form | None:
+    what, _, per = core.rpartition("/")
+    per_key = locale.per_words.get(per) or locale.per_words.get(per.casefold()) or locale.unit(per)
+    if not what or per_key is None:
+        return None
+    if WORD.fullmatch(what) and not what.isupper():
+        return Per(Word(what), per_key)  # "beats/min"
+    amount = _quantity(what, locale)
+    if isinstance(amount, (Money, Percent, Measure, Number, Scaled)):
+        return Per(amount, per_key)
+    return None
+
+
+def _fraction(core: str) -> Fraction | None:
+    if core[-1] in VULGAR:
+        top, bottom = VULGAR[core[-1]].split("/")
+        whole = core[:-1]
+        return Fraction(top, bottom, whole) if whole.isdigit() and len(whole) <= 3 or not whole else None
+    match = _FRACTION.fullmatch(core)
+    if match is None:
+        return None
+    return Fraction(match["top"], match["bottom"])
+
+
+def _clock(match: re.Match[str]) -> Time | None:
+    hour = int(match["h"] or match["h2"])
+    minute = int(match["m"]) if match["m"] else None
+    ampm = (match["ampm"] or match["ampm2"] or "")[:1].lower()
+    if hour > 24 or (ampm and not 1 <= hour <= 12):
+        return None
+    second = int(match["s"]) if match["s"] else None
+    written_hour = match["h"] or match["h2"]
+    twenty_four = not ampm and (hour > 12 or hour == 0 or written_hour.startswith("0"))
+    return Time(hour, minute, second, ampm + "m" if ampm else None, twenty_four=twenty_four)
+
+
+def _electronic(core: str) -> Form | None:
+    if "@" in core:
+        if _EMAIL.fullmatch(core):
+            return Electronic(core, "email")
+        if _HANDLE.fullmatch(core):
+            return Electronic(core, "handle")
+        return None
+    if core.startswith("#"):
+        if (match := _HASH_CODE.fullmatch(core)) is not None:
+            return Code(match["code"], number_sign=True)
+        return Electronic(core, "hashtag") if _HASHTAG.fullmatch(core) else None
+    match = _URL.fullmatch(core)
+    if match is None or match["tld"].lower() not in TLDS:
+        return None
+    labels = match["host"].split(".")
+    plain = not match["scheme"] and labels[0].lower() != "www" and not match["path"]
+    if plain and (any(len(label) < 2 for label in labels) or labels[-1].isupper() or _numbers(labels)):
+        return None  # "e.g", "A.B", "3.5.US" are not addresses
+    return Electronic(core, "url")
+
+
+def _numbers(labels: list[str]) -> bool:
+    return all(label.isdigit() for label in labels[:-1])
+
+
+def _telephone(core: str) -> Telephone | None:
+    match = _PHONE.fullmatch(core)
+    if match is None:
+        return None
+    groups = tuple(re.findall(r"\d+", core))
+    return Telephone(groups, plus=core.startswith("+"))
+
+
+def _dated(core: str, locale: Locale) -> Form | None:
+    """A date written in numbers ("2024-03-07", "15-01-2020", "31.12.1990", "1/5/26"), or a decade."""
+    if (match := _ISO_DATE.fullmatch(core)) is not None:
+        return _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
+    if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
+        first, second = int(match["a"]), int(match["b"])
+        month, day = (second, first) if locale.day_first else (first, second)
+        if month > 12:  # the written order says otherwise: "25/12/2026" can only be day first
+            month, day = day, month
+        year = match["y"] if len(match["y"]) == 4 else f"20{match['y']}"
+        return _date(year, month, day, day_first=locale.day_first)
+    if (match := _DECADE.fullmatch(core)) is not None:
+        return Decade(match["decade"] or match["short"], match["century"])
+    return None
+
+
+def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | None:
+    import calendar
+
+    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(int(year) or 2000, month)[1]):
+        return None
+    return Date(year, month, day, day_first=day_first)
+
+
+def _range(core: str, locale: Locale) -> Form | None:
+    """Two quantities, months or weekdays joined by a dash: "3–5", "$10-20", "50%-60%", "9am–5pm", "Mon–Fri"."""
+    cuts = [index for index, char in enumerate(core) if char in DASHES and 0 < index < len(core) - 1]
+    if not cuts or len(cuts) > 3:
+        return None
+    for cut in cuts:
+        low, high = core[:cut], core[cut + 1 :]
+        if low in locale.weekdays and high in locale.weekdays:
+            return Range(Said(locale.weekdays[low]), Said(locale.weekdays[high]))
+        if low.rstrip(".") in locale.months and high.rstrip(".") in locale.months:
+            return Range(
+                Date(None, locale.months[low.rstrip(".")], None), Date(None, locale.months[high.rstrip(".")], None)
+            )
+        sides = quantity(low, locale), quantity(high, locale)
+        if sides[0] is not None and sides[1] is not None and (form := ranged(*sides, core[cut])) is not None:
+            return form
+    return None
+
+
+def ranged(low: Form, high: Form, dash: str = "-") -> Form | None:
+    """The range from ``low`` to ``high``, or ``None`` where two numbers joined by a dash are not one: a
+    code ("58-1193") or, with a hyphen, a score read as a code would be ("007-12")."""
+    if isinstance(low, Number) and isinstance(high, Number):
+        if not low.fraction and not high.fraction and not low.negative:
+            if all(len(n.whole) == 4 and 1100 <= int(n.whole) <= 2099 for n in (low, high)):
+                return Range(Year(low.whole), Year(high.whole))
+            if len(high.whole) - len(low.whole) > 1 or len(high.whole) > 4 or "0" in (low.whole[:1], high.whole[:1]):
+                return None  # "58-1193": a code, not a range
+        return Range(low, high)
+    kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times)
+    if isinstance(low, kinds) and isinstance(high, kinds) and not isinstance(high, Signed):
+        if isinstance(low, Date) != isinstance(high, Date):
+            return None
+        return Range(low, high)
+    return None
+
+
+def _compound(core: str, locale: Locale) -> Form | None:
+    """Words and numbers joined by hyphens ("3-day", "2-for-1", "COVID-19", "1st-class"); a part that is a
+    code, or a letter run said letter by letter, makes the whole a code ("A12-9983", "W-2", "TKT-48213")."""
+    parts = core.split("-")
+    if len(parts) < 2 or len(parts) > 6 or not all(parts):
+        return None
+    forms: list[Form] = []
+    for part in parts:
+        if WORD.fullmatch(part):
+            if not sayable(part):
+                return None
+            forms.append(Word(part))
+        elif part.isdigit() and len(part) <= 3 and not (len(part) > 1 and part.startswith("0")):
+            forms.append(Number(part))
+        elif (match := locale.ordinal.fullmatch(part)) is not None:
+            forms.append(Ordinal(match["n"]))
+        else:
+            return None
+    if not any(isinstance(form, Word) for form in forms):
+        return None
+    return Joined(tuple(forms), hyphens=True)
+
+
+def sayable(letters: str) -> bool:
+    """Whether a run of letters is said as a word ("COVID", "Save", "day") rather than letter by letter
+    ("TKT", "SKU", "W"): written in lower or mixed case, or in capitals long enough to be a word, with a vowel
+    and no four consonants in a row."""
+    if not letters.isupper():
+        return True
+    if len(letters) < 4:
+        return False
+    lower = letters.lower()
+    return any(vowel in lower for vowel in "aeiouy") and re.search(r"[^aeiouy]{4}", lower) is None
+
+
+def _other(core: str, locale: Locale, before: str) -> Form | None:
+    """Multipliers, sizes, versions, IP addresses, ratios, periods, signs: the rest of the classes."""
+    if (match := _TIMES.fullmatch(core)) is not None:
+        amount = match["a"] or match["b"]
+        return Times(read_number(amount, locale) or Number(amount), letter=before.lower() in ("a", "an", "the"))
+    if _DIMENSIONS.fullmatch(core):
+        sides = re.split("[x×]", core)
+        return Dimensions(tuple(read_number(side, locale) or Number(side) for side in sides))
+    if _IP.fullmatch(core) and all(int(part) <= 255 for part in core.split(".")):
+        return Dotted(tuple(core.split(".")), "ip")
+    if (match := _VERSION.fullmatch(core)) is not None:
+        parts = (match["parts"] or match["parts2"]).split(".")
+        return Dotted(tuple(parts), "version", prefix=match["v"] or match["v2"] or "")
+    if (match := _RATIO.fullmatch(core)) is not None:
+        return Range(Number(match["a"]), Number(match["b"]))
+    if (match := _PERIOD.fullmatch(core)) is not None:
+        if match["fy"]:
+            return Period("FY", None, match["fy"])
+        letter = match["letter"] or "Q"
+        if letter == "H" and not match["short"]:
+            return None  # "H1" alone may be a heading: read in context (``tag_cues``)
+        return Period(letter, int(match["n"] or match["n2"]), match["short"])
+    if (match := _patterns(locale)["hash_number"].fullmatch(core)) is not None:
+        return Joined((Symbol("#"), read_number(match["n"], locale) or Number(match["n"])))
+    if re.fullmatch(r"[A-G]#", core):
+        return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
+    if "/" in core and all(WORD.fullmatch(part) for part in core.split("/")):
+        return Word(core.replace("/", " "))  # "and/or", "TCP/IP"
+    if core.endswith("+") and WORD.fullmatch(core.rstrip("+")):
+        letters = core.rstrip("+")
+        head: Form = Word(letters) if sayable(letters) else Code(letters)
+        return Joined((head, *(Symbol("+") for _ in range(len(core) - len(letters)))))  # "A+", "C++", "Disney+"
+    return None
+
+
+def is_year(number: Number) -> bool:
+    return not number.fraction and len(number.whole) == 4 and 1100 <= int(number.whole) <= 2099

@@ -1,0 +1,118 @@
+"""The normalizer's tagger: a text's tokens, grouped into spans, each with the form it is (``forms``).
+
+At each token, the rules that can start there are tried first (``tag_spans`` for spans that start at a
+number or a sign, ``tag_cues`` for those that start at a word), and the first that reads whole tokens wins;
+else the token is read alone (``tag_token.classify``), with the little context a bare number needs (four
+digits after "in", or before a verb, are a year). One pass, left to right, each rule bounded: linear.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+
+from .forms import Code, Form, Measure, Money, Number, Year
+from .locales import Locale
+from .tag_cues import ADDRESS, CAPITALIZED, english_rules
+from .tag_spans import Reading, Rule, Span, numeric_rules, sign_rules
+from .tag_token import classify
+from .tokens import Token, tokenize
+from .words_english import FUNCTION_WORDS
+
+_NUMERIC_STARTS = frozenset("+-−($€£¥₹.~≈<>≤≥±#")
+
+
+@dataclass(frozen=True)
+class Rules:
+    numeric: tuple[Rule, ...]  # tried at a token that starts with a digit or a sign
+    words: dict[str, tuple[Rule, ...]]  # tried at a word (in lower case, without a final dot)
+    capitalized: tuple[Rule, ...]  # tried at a capitalized word
+
+
+@cache
+def rules_of(locale: Locale) -> Rules:
+    words: dict[str, tuple[Rule, ...]] = dict(sign_rules(locale))
+    if locale.language.startswith("en"):
+        for word, found in english_rules().items():
+            words[word] = words.get(word, ()) + found
+        return Rules((ADDRESS, *numeric_rules(locale)), words, (CAPITALIZED,))
+    return Rules(numeric_rules(locale), words, ())
+
+
+def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
+    """``text``'s tokens and the spans they form, in order; every token is in exactly one span."""
+    tokens = tokenize(text, locale.keeps_dot)
+    reading = Reading(text, tokens, locale)
+    rules = rules_of(locale)
+    spans: list[Span] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        span = _span_at(reading, index, rules) if token.core and not token.wide else None
+        if span is None:
+            span = Span(index, index, _alone(reading, index) if not token.wide else None, dot=_dot(token, locale))
+        spans.append(span)
+        index = span.last + 1
+    return tokens, spans
+
+
+def _dot(token: Token, locale: Locale) -> str:
+    """Whether an abbreviation's dot ends the sentence: a title's never, "etc." before a capital too, the others
+    only at the end of the text."""
+    if token.core in locale.titles:
+        return "never"
+    return "capital" if token.core == "etc." or token.core not in locale.abbreviations else "end"
+
+
+def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
+    core = reading.tokens[index].core
+    found: tuple[Rule, ...] = ()
+    if core[0].isdigit() or core[0] in _NUMERIC_STARTS:
+        found = rules.numeric
+    found += rules.words.get(core.lower().rstrip("."), ())
+    if core[0].isupper() and index + 1 < len(reading.tokens):
+        found += rules.capitalized
+    for rule in found:
+        if (span := rule(reading, index)) is not None:
+            return span
+    return None
+
+
+def _alone(reading: Reading, index: int) -> Form | None:
+    """The form of a token read alone, with what its neighbours decide."""
+    core, locale = reading.tokens[index].core, reading.locale
+    before, after = reading.core(index - 1), reading.core(index + 1)
+    form = classify(core, locale, before, after)
+    if isinstance(form, Number) and core.isdigit() and len(core) == 4 and _a_year(core, before, after, locale):
+        return Year(core)
+    if isinstance(form, (Money, Measure)) and before.lower() in ("a", "an") and _modifies(form):
+        return replace(form, before_noun=True)  # "a $20 gift card": a twenty-dollar gift card
+    if isinstance(form, Number) and core.isdigit() and _code_before(reading, index):
+        return Code(core, "digits")
+    return form
+
+
+def _a_year(core: str, before: str, after: str, locale: Locale) -> bool:
+    """Whether four digits alone are a year: from 1900 to 2099, and not counting what follows ("2024 was a
+    record year", "in 2010.", but "1999 people"); "the 1990 census" is a year before its noun."""
+    if not locale.language.startswith("en") or not 1900 <= int(core) <= 2099:
+        return False
+    counted = after[:1].islower() and after.isalpha() and after not in FUNCTION_WORDS
+    return not counted or before.lower() in ("the", "a", "this", "that", "last", "next")
+
+
+def _modifies(form: Money | Measure) -> bool:
+    amount = form.amount
+    return isinstance(amount, Number) and not amount.fraction and not amount.negative
+
+
+_CODE_WORDS = ("PIN", "OTP", "コード", "暗証番号", "認証コード", "確認コード", "कोड", "ओटीपी", "code", "Code")
+
+
+def _code_before(reading: Reading, index: int) -> bool:
+    """A number right after the word for a code, in a language written without spaces (Japanese
+    "認証コードは583201です"), or with them (Hindi "आपका OTP 583201 है"): said digit by digit."""
+    if reading.locale.language not in ("hi", "ja") or index == 0:
+        return False
+    previous = reading.tokens[index - 1].text.rstrip(":：").removesuffix("は").removesuffix("है").strip()
+    return previous.endswith(_CODE_WORDS)

@@ -1,0 +1,80 @@
+"""A text as the normalizer reads it: tokens, each a run of characters between spaces, with the punctuation
+around it set apart ("($12.99/mo)," is "(", "$12.99/mo", "),").
+
+Chinese and Japanese letters, written without spaces, make tokens of their own ("重さは2.5kgです。" is
+"重さは", "2.5kg", "です。"): they are words the normalizer reads around, never a part of a number. A token's
+core keeps a final dot that belongs to it (``keeps_dot``: an abbreviation's, "etc.", "p.m.", "St."); any other
+final dot is punctuation. Splitting is one regular-expression pass and a bounded look at each token's ends:
+linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kokoro_core.segmenter import WIDE_LETTERS
+
+_WIDE_PUNCTUATION = "。、，！？：；「」『』（）【】〔〕〈〉《》・ー～〜"
+_TOKEN = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]+|[^\s{WIDE_LETTERS}{_WIDE_PUNCTUATION}]+")
+_WIDE = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]")
+LEADING = frozenset("([{\"“«¿¡*‘'’—–")
+TRAILING = frozenset(")]}\"”»,;:!?…*'’—–.")
+_QUOTES = frozenset("'’‘")
+DOTTED_INITIALS = re.compile(r"(?:[^\W\d_]\.){2,}")  # "e.g.", "p.m.", "U.S."
+
+
+@dataclass(frozen=True)
+class Token:
+    """A run of characters between spaces: ``lead`` + ``core`` + ``trail`` is ``text``."""
+
+    text: str
+    start: int  # in the text
+    end: int
+    lead: str
+    core: str
+    trail: str
+
+    @property
+    def wide(self) -> bool:
+        """A run of Chinese or Japanese letters (or their punctuation)."""
+        return _WIDE.match(self.text) is not None
+
+
+def tokenize(text: str, keeps_dot: Callable[[str], bool]) -> list[Token]:
+    """``text``'s tokens, in order; ``keeps_dot(word)`` says whether a word ending in a dot ("etc.") is an
+    abbreviation, whose dot belongs to its core."""
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        word = match.group()
+        if _WIDE.match(word):
+            tokens.append(Token(word, match.start(), match.end(), "", word, ""))
+            continue
+        lead, core, trail = _split(word, keeps_dot)
+        tokens.append(Token(word, match.start(), match.end(), lead, core, trail))
+    return tokens
+
+
+def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
+    start = 0
+    # A leading quote before a digit is part of the core: "'80s".
+    while (
+        start < len(word)
+        and word[start] in LEADING
+        and not (word[start] in _QUOTES and word[start + 1 : start + 2].isdigit())
+    ):
+        start += 1
+    end = len(word)
+    while end > start and word[end - 1] in TRAILING:
+        end -= 1
+    if end > start and word[end : end + 1] == "." and (keeps_dot(word[start : end + 1]) or _initials(word, start, end)):
+        end += 1  # the dot ends an abbreviation
+    if word[start:end] in ("-", "--", "−") or all(c in "-−" for c in word[start:end]):
+        return word, "", ""  # a dash between words: punctuation
+    return word[:start], word[start:end], word[end:]
+
+
+def _initials(word: str, start: int, end: int) -> bool:
+    """Whether the token ends in letters each followed by a dot ("e.g.", "a.m."): its last dot is its own."""
+    return DOTTED_INITIALS.fullmatch(word, start, end + 1) is not None

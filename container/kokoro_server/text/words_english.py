@@ -1,0 +1,179 @@
+"""What an English voice says for symbols and short forms: months, weekdays, currencies, units, abbreviations,
+the words after which digits are a code, and the parts of an address.
+
+Data only, so that adding a unit or an abbreviation is one line; the tagger (``tag_token``, ``tag_spans``,
+``tag_cues``) reads what is written with it, the verbalizer (``say_english``) says it.
+"""
+
+from __future__ import annotations
+
+MONTHS = "January February March April May June July August September October November December".split()
+WEEKDAYS = {
+    "Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday", "Thu": "Thursday",
+    "Thur": "Thursday", "Thurs": "Thursday", "Fri": "Friday", "Sat": "Saturday", "Sun": "Sunday",
+}  # fmt: skip
+# ISO code -> (one, many, one of the hundredth, many of the hundredth)
+CURRENCIES = {
+    "USD": ("dollar", "dollars", "cent", "cents"),
+    "EUR": ("euro", "euros", "cent", "cents"),
+    "GBP": ("pound", "pounds", "penny", "pence"),
+    "JPY": ("yen", "yen", "sen", "sen"),
+    "CAD": ("Canadian dollar", "Canadian dollars", "cent", "cents"),
+    "AUD": ("Australian dollar", "Australian dollars", "cent", "cents"),
+    "NZD": ("New Zealand dollar", "New Zealand dollars", "cent", "cents"),
+    "HKD": ("Hong Kong dollar", "Hong Kong dollars", "cent", "cents"),
+    "SGD": ("Singapore dollar", "Singapore dollars", "cent", "cents"),
+    "MXN": ("peso", "pesos", "centavo", "centavos"),
+    "BRL": ("real", "reais", "centavo", "centavos"),
+    "INR": ("rupee", "rupees", "paisa", "paise"),
+    "CNY": ("yuan", "yuan", "fen", "fen"),
+    "CHF": ("Swiss franc", "Swiss francs", "centime", "centimes"),
+    "KRW": ("won", "won", "jeon", "jeon"),
+}
+# How each currency is written, before or after the amount; "US$" and "USD" are said "US dollars".
+CURRENCY_SIGNS = {
+    "$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "￥": "JPY", "₹": "INR", "Rs": "INR", "Rs.": "INR",
+    "CA$": "CAD", "C$": "CAD", "AU$": "AUD", "A$": "AUD", "NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "MX$": "MXN",
+    "R$": "BRL", "₩": "KRW", "CN¥": "CNY", "元": "CNY",
+}  # fmt: skip
+US_SAID = frozenset({"US$", "USD"})  # said with their country: "thirty US dollars"
+CENT_SIGNS = {"¢": "USD", "p": "GBP"}  # "75¢", "99p": an amount in the hundredth
+SCALES = {
+    "k": "thousand", "K": "thousand", "thousand": "thousand", "m": "million", "M": "million", "mn": "million",
+    "million": "million", "B": "billion", "b": "billion", "bn": "billion", "billion": "billion", "T": "trillion",
+    "tn": "trillion", "trillion": "trillion",
+}  # fmt: skip
+# unit -> (one, many); spelled the American way, with British spellings in BRITISH_SPELLINGS. Keys are as
+# written; a unit of two letters or more is also read in any case ("KG", "Kg") where no other unit would be.
+UNITS = {
+    "mg": ("milligram", "milligrams"), "g": ("gram", "grams"), "kg": ("kilogram", "kilograms"),
+    "mcg": ("microgram", "micrograms"), "µg": ("microgram", "micrograms"), "lb": ("pound", "pounds"),
+    "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"), "fl oz": ("fluid ounce", "fluid ounces"),
+    "ml": ("milliliter", "milliliters"), "mL": ("milliliter", "milliliters"), "cl": ("centiliter", "centiliters"),
+    "l": ("liter", "liters"), "L": ("liter", "liters"), "gal": ("gallon", "gallons"), "qt": ("quart", "quarts"),
+    "tbsp": ("tablespoon", "tablespoons"), "tsp": ("teaspoon", "teaspoons"), "cc": ("cubic centimeter",
+    "cubic centimeters"),
+    "mm": ("millimeter", "millimeters"), "cm": ("centimeter", "centimeters"), "km": ("kilometer", "kilometers"),
+    "µm": ("micrometer", "micrometers"), "ft": ("foot", "feet"), "yd": ("yard", "yards"), "yds": ("yard", "yards"),
+    "mi": ("mile", "miles"), "sq ft": ("square foot", "square feet"), "ft²": ("square foot", "square feet"),
+    "m²": ("square meter", "square meters"), "m2": ("square meter", "square meters"),
+    "km²": ("square kilometer", "square kilometers"), "km2": ("square kilometer", "square kilometers"),
+    "cm²": ("square centimeter", "square centimeters"), "m³": ("cubic meter", "cubic meters"),
+    "cm³": ("cubic centimeter", "cubic centimeters"), "mph": ("mile per hour", "miles per hour"),
+    "km/h": ("kilometer per hour", "kilometers per hour"), "kph": ("kilometer per hour", "kilometers per hour"),
+    "kmh": ("kilometer per hour", "kilometers per hour"), "m/s": ("meter per second", "meters per second"),
+    "°F": ("degree Fahrenheit", "degrees Fahrenheit"), "°C": ("degree Celsius", "degrees Celsius"),
+    "°": ("degree", "degrees"), "℃": ("degree Celsius", "degrees Celsius"), "℉": ("degree Fahrenheit",
+    "degrees Fahrenheit"),
+    "KB": ("kilobyte", "kilobytes"), "MB": ("megabyte", "megabytes"), "GB": ("gigabyte", "gigabytes"),
+    "TB": ("terabyte", "terabytes"), "PB": ("petabyte", "petabytes"), "ms": ("millisecond", "milliseconds"),
+    "µs": ("microsecond", "microseconds"), "ns": ("nanosecond", "nanoseconds"), "sec": ("second", "seconds"),
+    "secs": ("second", "seconds"), "min": ("minute", "minutes"), "mins": ("minute", "minutes"),
+    "hr": ("hour", "hours"), "hrs": ("hour", "hours"), "h": ("hour", "hours"), "wk": ("week", "weeks"),
+    "wks": ("week", "weeks"), "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"),
+    "yrs": ("year", "years"), "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"),
+    "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"), "kbps": ("kilobit per second",
+    "kilobits per second"),
+    "Kbps": ("kilobit per second", "kilobits per second"), "Mbps": ("megabit per second", "megabits per second"),
+    "Gbps": ("gigabit per second", "gigabits per second"), "KB/s": ("kilobyte per second", "kilobytes per second"),
+    "MB/s": ("megabyte per second", "megabytes per second"), "GB/s": ("gigabyte per second", "gigabytes per second"),
+    "W": ("watt", "watts"), "kW": ("kilowatt", "kilowatts"), "MW": ("megawatt", "megawatts"),
+    "Wh": ("watt-hour", "watt-hours"), "kWh": ("kilowatt-hour", "kilowatt-hours"), "MWh": ("megawatt-hour",
+    "megawatt-hours"),
+    "mAh": ("milliamp-hour", "milliamp-hours"), "mA": ("milliamp", "milliamps"), "V": ("volt", "volts"),
+    "kV": ("kilovolt", "kilovolts"), "psi": ("pound per square inch", "pounds per square inch"),
+    "kPa": ("kilopascal", "kilopascals"), "mmHg": ("millimeter of mercury", "millimeters of mercury"),
+    "rpm": ("revolution per minute", "revolutions per minute"), "bpm": ("beat per minute", "beats per minute"),
+    "fps": ("frame per second", "frames per second"), "dpi": ("dot per inch", "dots per inch"),
+    "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "cal": ("calorie", "calories"),
+    "mmol": ("millimole", "millimoles"),
+}  # fmt: skip
+# Units read only after a space: "25 m" is metres, but "25m" may be minutes or millions.
+SPACED_UNITS = {"m": ("meter", "meters")}
+BRITISH_SPELLINGS = {"meter": "metre", "liter": "litre"}
+# What may follow "/" in a rate, said in the singular after "per": "$29/mo" is "per month".
+PER_WORDS = {
+    "s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour", "d": "day", "day": "day",
+    "wk": "week", "week": "week", "mo": "month", "mth": "month", "month": "month", "yr": "year", "y": "year",
+    "year": "year", "night": "night", "person": "person", "pp": "person", "user": "user", "seat": "seat",
+    "unit": "unit", "item": "item", "ea": "each", "serving": "serving", "dose": "dose", "visit": "visit",
+}  # fmt: skip
+# Abbreviations whose reading does not depend on what follows; TITLES come before a name, so their dot never
+# ends a sentence.
+ABBREVIATIONS = {
+    "e.g.": "for example", "i.e.": "that is", "etc.": "et cetera", "vs.": "versus", "vs": "versus",
+    "approx.": "approximately", "dept.": "department", "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz",
+    "Dr.": "Doctor", "Prof.": "Professor", "Jr.": "Junior", "Sr.": "Senior", "Ave.": "Avenue", "Blvd.": "Boulevard",
+    "Rd.": "Road", "St.": "Street", "Apt.": "Apartment", "Ln.": "Lane", "Pkwy.": "Parkway", "Hwy.": "Highway",
+    "&": "and",
+}  # fmt: skip
+TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof."})
+# Words after which a code of digits, letters and dashes is read character by character.
+CODE_WORDS = (
+    "order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|invoice|account|policy"
+    "|member|membership|claim|pin|code|zip|zip code|postcode|id|serial|model"
+)
+# Codes to type, said digit by digit in their groups ("verification code 583 201").
+CODE_NAMES = (
+    r"(?:verification|security|access|confirmation|one-time|one time|login|sign-in|2FA)\s+code|OTP|passcode|PIN|code"
+)
+# Places said as people say them aloud: "room 1204" is "twelve oh four", "gate B12" "B twelve".
+PLACES = (
+    "room|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker"
+    "|cabin|berth|stand|hall|lot|level"
+)
+FRACTION_DENOMINATORS = {
+    2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"), 6: ("sixth", "sixths"),
+    8: ("eighth", "eighths"), 12: ("twelfth", "twelfths"), 16: ("sixteenth", "sixteenths"),
+    32: ("thirty-second", "thirty-seconds"),
+}  # fmt: skip  # others (a score out of 5, 10 or 100), and fractions of one or more: "8 out of 10"
+# Signs said by name where they stand between words or inside a code.
+SYMBOLS = {
+    "&": "and", "+": "plus", "=": "equals", "@": "at", "#": "number", "%": "percent", "/": "slash", "\\": "backslash",
+    "_": "underscore", "*": "star", "^": "caret", "|": "bar", "~": "tilde", "<": "less than", ">": "greater than",
+    "≤": "at most", "≥": "at least", "≈": "approximately", "×": "times", "÷": "divided by", "°": "degrees",
+    "$": "dollars", "€": "euros", "£": "pounds", "§": "section", "¶": "paragraph", "©": "copyright",
+    "®": "registered", "™": "trademark", "→": "to", "←": "from", "·": "dot", "²": "squared", "³": "cubed",
+}  # fmt: skip
+# A sign before a quantity that qualifies it: "~$30" is "about thirty dollars".
+QUALIFIERS = {"~": "about", "≈": "approximately", "<": "under", ">": "over", "≤": "at most", "≥": "at least",
+              "<=": "at most", ">=": "at least", "±": "plus or minus"}  # fmt: skip
+# The parts of an address.
+STREET_TYPES = {
+    "St": "Street", "Ave": "Avenue", "Av": "Avenue", "Blvd": "Boulevard", "Rd": "Road", "Ln": "Lane",
+    "Ct": "Court", "Dr": "Drive", "Pl": "Place", "Pkwy": "Parkway", "Hwy": "Highway", "Ter": "Terrace",
+    "Cir": "Circle", "Sq": "Square", "Way": "Way", "Street": "Street", "Avenue": "Avenue", "Road": "Road",
+    "Drive": "Drive", "Lane": "Lane", "Boulevard": "Boulevard", "Court": "Court", "Place": "Place",
+    "Terrace": "Terrace", "Circle": "Circle", "Square": "Square", "Loop": "Loop", "Parkway": "Parkway",
+    "Highway": "Highway",
+}  # fmt: skip
+COMPASS = {
+    "N": "North", "S": "South", "E": "East", "W": "West",
+    "NE": "Northeast", "NW": "Northwest", "SE": "Southeast", "SW": "Southwest",
+}  # fmt: skip
+ADDRESS_UNITS = {"Apt": "apartment", "Apartment": "apartment", "Suite": "suite", "Ste": "suite", "Unit": "unit",
+                 "Bldg": "building", "Building": "building", "Fl": "floor", "Floor": "floor"}  # fmt: skip
+STATES = {
+    code: name.replace("_", " ")
+    for code, name in (
+        pair.split("=")
+        for pair in (
+            "AL=Alabama AK=Alaska AZ=Arizona AR=Arkansas CA=California CO=Colorado CT=Connecticut DE=Delaware "
+            "FL=Florida GA=Georgia HI=Hawaii ID=Idaho IL=Illinois IN=Indiana IA=Iowa KS=Kansas KY=Kentucky "
+            "LA=Louisiana ME=Maine MD=Maryland MA=Massachusetts MI=Michigan MN=Minnesota MS=Mississippi "
+            "MO=Missouri MT=Montana NE=Nebraska NV=Nevada NH=New_Hampshire NJ=New_Jersey NM=New_Mexico "
+            "NY=New_York NC=North_Carolina ND=North_Dakota OH=Ohio OK=Oklahoma OR=Oregon PA=Pennsylvania "
+            "RI=Rhode_Island SC=South_Carolina SD=South_Dakota TN=Tennessee TX=Texas UT=Utah VT=Vermont "
+            "VA=Virginia WA=Washington WV=West_Virginia WI=Wisconsin WY=Wyoming DC=D_C"
+        ).split()
+    )
+}
+# Words after which a four-digit number is a year: "in 1998", "since 2001".
+YEAR_WORDS = frozenset("in since by until till during from year before after circa around of through to and or".split())
+# Words after which "Q3" or "H1" alone is a period of the year, not a heading or a visa.
+PERIOD_WORDS = frozenset("in for the of by during from to and our this last next".split())
+# Words that follow a flat or a seat ("4B is free"), never a count ("10M users").
+FUNCTION_WORDS = frozenset(
+    "is was are were and or on in at to of for with will can has had have be the a an it by from as if so but "
+    "not no please here there now today next first instead too again".split()
+)

@@ -8,10 +8,11 @@ addresses, versions, mixed tokens) in each language the normalizer reads, each w
 accepts. The set was written before the rules that read it; a form it shows wrong is mended by writing a form
 like it into tests/server/text/normalize_classes.tsv, never by a rule aimed at its own case. A form passes when
 what the voice says for it (``said_text``: normalized, then speakable), in lower case without punctuation,
-holds one of the accepted forms as whole words, with letters said by their English names ("ay" for a) and
-"oh" for zero counted as the letter and the digit, and no digit is left (but in Hindi and Japanese, whose
-readers say digits). ``--label`` names the normalizer measured (``before`` for an older checkout first on
-the path); each label's result is kept in normalize_unseen.json.
+holds one of the accepted forms as whole words (in Japanese, written without spaces, anywhere), with letters
+said by their English names ("ay" for a), a word in capitals of up to four letters ("PM") as the letters it is
+said as, and "oh" for zero counted as the letter and the digit, and no digit is left (but in Hindi and
+Japanese, whose readers say digits). ``--label`` names the normalizer measured (``before`` for an older
+checkout first on the path); each label's result is kept in normalize_unseen.json.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 
 CASES = Path("docs/bench/normalize_unseen.tsv")  # from the repository root, where the results go too
 DIGITS_SAID_BY_READER = frozenset({"hi", "ja"})
+UNSPACED = frozenset({"ja"})  # written without spaces between words
 COMMAND = "uv run python -m kokoro_bench.normalize_unseen --label {label} --out docs/bench"
 # English letter names and "oh", counted as what they name.
 _SAID_AS = {
@@ -51,16 +53,22 @@ def load_forms(path: Path = CASES) -> list[Form]:
 
 
 def plain(text: str, language: str) -> str:
-    """Lower case, words only, letter names as letters: "Ex seven, Kay-2." -> "x seven k 2"."""
+    """Lower case, words only, letter names as letters: "Ex seven, Kay-2 PM." -> "x seven k 2 p m"."""
+    if language.startswith("en"):
+        text = _CAPITALS.sub(lambda match: " ".join(match.group()), text)
     words = " ".join(re.sub(r"[^\w' ]", " ", text.lower().replace("-", " ").replace("’", "'")).split())
     return _NAMES.sub(lambda match: _SAID_AS[match.group()], words) if language.startswith("en") else words
+
+
+_CAPITALS = re.compile(r"\b[A-Z]{2,4}\b")  # "PM", "EST": said letter by letter
 
 
 def passes(said: str, form: Form) -> bool:
     if form.language not in DIGITS_SAID_BY_READER and re.search(r"\d", said):
         return False
-    heard = f" {plain(said, form.language)} "
-    return any(f" {plain(accepted, form.language)} " in heard for accepted in form.accepted)
+    space = "" if form.language in UNSPACED else " "
+    heard = f"{space}{plain(said, form.language)}{space}"
+    return any(f"{space}{plain(accepted, form.language)}{space}" in heard for accepted in form.accepted)
 
 
 def evaluate(forms: Iterable[Form], say: Callable[[str, str], str]) -> dict[str, object]:

@@ -26,6 +26,7 @@ class Number:
 class Ordinal:
     value: str  # digits
     feminine: bool = False  # "2.ª"
+    before_noun: bool = False  # Spanish "el 1.º día": el primer día
 
 
 @dataclass(frozen=True)

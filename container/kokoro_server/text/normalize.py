@@ -13,10 +13,12 @@ plain words pass through as written.
 
 from __future__ import annotations
 
-from .locales import locale_of
-from .normalize_romance import normalize_romance
-from .normalize_signs import normalize_signs
-from .say_english import say as say_english
+from collections.abc import Callable
+from functools import partial
+
+from . import say_english, say_romance, say_signs
+from .forms import Form
+from .locales import ROMANCE, locale_of
 from .tag_spans import Span
 from .tagger import tag
 from .tokens import Token
@@ -28,9 +30,7 @@ def normalize(text: str, language: str = "en-us") -> str:
     locale = locale_of(language)
     if locale is None:
         return text
-    if not language.startswith("en"):
-        return normalize_signs(normalize_romance(text, language), language)
-    british = locale.language == "en-gb"
+    say = _verbalizer(locale.language)
     tokens, spans = tag(text, locale)
     said: list[str] = []
     position = 0
@@ -42,11 +42,19 @@ def normalize(text: str, language: str = "en-us") -> str:
             said.append(text[first.start : last.end])
             continue
         lead = first.lead if span.lead is None else span.lead
-        words = say_english(span.form, british)
+        words = say(span.form)
         end = _sentence_end(text, tokens, span)
         said.append(f"{lead}{words}{end}{last.trail if span.trail else ''}")
     said.append(text[position:])
     return "".join(said)
+
+
+def _verbalizer(language: str) -> Callable[[Form], str]:
+    if language in ROMANCE:
+        return partial(say_romance.say, lang=ROMANCE[language])
+    if language in ("hi", "ja"):
+        return partial(say_signs.say, language=language)
+    return partial(say_english.say, british=language == "en-gb")
 
 
 def _sentence_end(text: str, tokens: list[Token], span: Span) -> str:

@@ -18,10 +18,10 @@ from typing import NoReturn
 
 from num2words import num2words
 
+from .locales import ROMANCE
 from .normalize import normalize
-from .normalize_romance import LANGUAGES as ROMANCE
-from .normalize_romance import MONTHS as ROMANCE_MONTHS
 from .spoken import DIGITS, LETTERS, cardinal, ordinal
+from .words_romance import MONTHS as ROMANCE_MONTHS
 
 HINDI_DIGITS = "शून्य एक दो तीन चार पाँच छह सात आठ नौ".split()
 HINDI_MONTHS = "जनवरी फ़रवरी मार्च अप्रैल मई जून जुलाई अगस्त सितंबर अक्टूबर नवंबर दिसंबर".split()

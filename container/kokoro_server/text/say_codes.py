@@ -11,6 +11,7 @@ whatever a code holds, what is said is words only. Each language gives its words
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import groupby
@@ -65,7 +66,7 @@ def runs(text: str) -> Iterator[tuple[str, str]]:
 
 
 def _kind(char: str) -> str:
-    if char.isalpha():
+    if char.isalpha() or unicodedata.category(char) in ("Mn", "Mc"):  # Devanagari's vowel signs are a word's
         return "letters"
     if char.isdecimal():
         return "digits"
@@ -111,7 +112,7 @@ def code(form: Code, british: bool = False, speller: Speller = ENGLISH) -> str:
     if form.reading == "flight":
         return _flight(form.text, speller)
     if form.reading == "paired":
-        said = re.sub(r"[^\W\d_]", lambda letter: f" {speller.letter(letter.group())} ", form.text)
+        said = re.sub(r"[A-Za-z]", lambda letter: f" {speller.letter(letter.group())} ", form.text)
         said = re.sub(r"\d+", lambda number: f" {speller.paired(number.group())} ", said)
         return " ".join(said.split())
     return spelled(form.text, speller, form.reading)

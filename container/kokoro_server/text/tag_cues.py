@@ -13,7 +13,7 @@ import re
 
 from . import roman
 from .forms import Address, Code, Date, Form, Joined, Period, Range, Roman, Said, Word, Year
-from .tag_spans import Reading, Rule, Span, pattern_rule
+from .tag_spans import Build, Reading, Rule, Span, pattern_rule
 from .words_english import (
     ADDRESS_UNITS,
     CODE_NAMES,
@@ -36,7 +36,7 @@ def _prefix(match: re.Match[str], group: str) -> Word:
     return Word(" ".join(re.sub(r"#", " number ", written).split()))
 
 
-def _code(reading_name: str) -> object:
+def _code(reading_name: str) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
         return Joined((_prefix(match, "code"), Code(match["code"], reading_name)))
 
@@ -156,7 +156,7 @@ def _starts_sentence(reading: Reading, index: int) -> bool:
 def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
     """ "Rocky III", "Final Fantasy VII": two numeral letters or more after a capitalized word are a number."""
     name, numeral = reading.core(index), reading.core(index + 1)
-    if not re.fullmatch(r"[IVX]{2,9}", numeral) or not re.fullmatch(r"[A-Z][\w'’]*[a-z]", name) or name in _NOT_NAMES:
+    if not re.fullmatch(r"[IVX]{2,9}", numeral) or not re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name) or name in _NOT_NAMES:
         return None
     if reading.tokens[index].trail or reading.tokens[index + 1].text[
         len(reading.tokens[index + 1].lead) + len(numeral) :

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kokoro_core.segmenter import WIDE_LETTERS
+
 from .forms import (
     Date,
     Dimensions,
@@ -35,7 +37,8 @@ from .tag_token import classify, quantity, ranged, read_number
 from .tokens import Token
 
 _GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
-_END = r"(?=[\s)\]}\"”»,;:!?…'’.]|$)"  # a span ends where its last token's core does
+# A span ends where its last token's core does: before a space, punctuation, a Chinese or Japanese letter.
+_END = rf"(?=[\s)\]}}\"”»,;:!?…'’.{WIDE_LETTERS}。、]|$)"
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ def pattern_rule(pattern: str, build: Build, opens: str = "", flags: int = 0) ->
 
 
 def _number(written: str, reading: Reading) -> Number | None:
-    return read_number(written, reading.locale)
+    return read_number(re.sub(r"[ \u00a0\u202f]", "", written), reading.locale)
 
 
 # Telephone numbers in groups: "(415) 555-0134", "+44 20 7946 0958", "1 800 555 0199", "0161 496 0000",
@@ -157,15 +160,30 @@ def _amount_then_sign(match: re.Match[str], reading: Reading, index: int) -> For
     sign = match["sign"]
     if amount is None or sign not in reading.locale.currencies:
         return None
-    return Money(amount, reading.locale.currencies[sign], sign=sign)
+    money = _per(Money(amount, reading.locale.currencies[sign], sign=sign), match, reading)
+    return Signed(match["q"], money) if match["q"] and money is not None else money
+
+
+def _per(form: Form, match: re.Match[str], reading: Reading) -> Form | None:
+    """``form`` per what is written after its "/" ("12,99 €/mes", "4,5 %/año"), where the match has one."""
+    written = match.groupdict().get("per")
+    if not written:
+        return form
+    per = reading.locale.per_words.get(written) or reading.locale.unit(written)
+    return Per(form, per) if per else None
 
 
 def _amount(written: str, reading: Reading) -> Number | Scaled | None:
+    """An amount of money: a number, or a number and its magnitude ("4B $", "R$ 3,5M": M and B are never
+    letters before a currency)."""
     number = _number(written, reading)
     if number is not None:
         return number
-    form = classify(written, reading.locale)
-    return form if isinstance(form, Scaled) else None
+    match = re.fullmatch(r"(?P<n>.+?)(?P<scale>k|K|M|B|bn)", written)
+    number = _number(match["n"], reading) if match else None
+    if match is None or number is None or match["scale"] not in reading.locale.scales:
+        return None
+    return Scaled(number, reading.locale.scales[match["scale"]])
 
 
 def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -180,8 +198,10 @@ def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | No
 
 
 def _percent(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    number = _number(match["n"], reading)
-    return Percent(number) if number is not None else None
+    amount = quantity(match["n"], reading.locale) or classify(match["n"], reading.locale)
+    if isinstance(amount, Range) and isinstance(amount.high, Number):  # "10-20 %"
+        return _per(Range(amount.low, Percent(amount.high)), match, reading)
+    return _per(Percent(amount), match, reading) if isinstance(amount, Number) else None
 
 
 def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -258,9 +278,7 @@ def _period_year(match: re.Match[str], reading: Reading, index: int) -> Form | N
 
 def _french_thousands(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "1 500", "12 000 000": French groups thousands with a space."""
-    written = re.sub(r"\s", "", match["n"])
-    number = _number(written + (match["fraction"] or ""), reading)
-    return number
+    return _number(match["n"], reading)
 
 
 def _qualified(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -283,38 +301,55 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
     signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
     scales = "|".join(re.escape(scale) for scale in locale.scales if len(scale) > 2) or "(?!)"
     months = "|".join(re.escape(month) for month in sorted(locale.months, key=len, reverse=True)) or "(?!)"
-    number = r"[-−+]?\d[\d.,]{0,24}"
-    value = r"(?:<=|>=|[~≈<>≤≥±])?[-−+]?[\d.,]{1,24}(?:[-–—][\d.,]{1,24})?|\d{1,3}/\d{1,3}|[½⅓⅔¼¾⅛]"
+    number = _number_pattern(locale)
+    value = rf"{QUALIFIER}?(?:{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [
         pattern_rule(PHONE, _phone, opens="("),
         pattern_rule(
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
         ),
         pattern_rule(
-            rf"(?P<clock>\d{{1,2}}(?::[0-5]\d)?){_GAP}?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)(?:{_GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
+            rf"(?P<clock>\d{{1,2}}(?::[0-5]\d)?){_GAP}?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
+            rf"(?:{_GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
             _meridiem,
             flags=re.IGNORECASE,
         ),
-        pattern_rule(rf"(?P<clock>\S{{3,12}}){_GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
-        pattern_rule(rf"(?P<n>{number}(?:[kKMB]|bn)?){_GAP}(?P<sign>{signs})", _amount_then_sign),
-        pattern_rule(rf"(?P<n>\S{{1,24}}){_GAP}(?P<scale>{scales})", _scale_word),
-        pattern_rule(rf"(?P<n>{number}){_GAP}%", _percent),
+        pattern_rule(rf"(?P<clock>\S{{3,12}}?){_GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
+        pattern_rule(
+            rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){_GAP}(?P<sign>{signs})(?:/(?P<per>\w{{1,10}}))?",
+            _amount_then_sign,
+        ),
+        pattern_rule(rf"(?P<n>\S{{1,24}}?){_GAP}(?P<scale>{scales})", _scale_word),
+        pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){_GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
         pattern_rule(rf"(?P<n>{value}){_GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)", _measure),
         pattern_rule(r"(?P<whole>\d{1,3})" + _GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
-        pattern_rule(rf"(?P<low>\S{{1,24}}){_GAP}[-–—]{_GAP}(?P<high>\S{{1,24}})", _spaced_range),
+        pattern_rule(rf"(?P<low>\S{{1,24}}?){_GAP}[-–—]{_GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
         pattern_rule(rf"\d{{1,5}}(?:{_GAP}[x×]{_GAP}\d{{1,5}}){{1,2}}", _spaced_dimensions),
         pattern_rule(
-            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|º)?{_GAP}(?:(?:of|de|di){_GAP})?(?P<month>{months})\.?(?:,?{_GAP}(?P<year>\d{{4}}))?",
+            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|º)?{_GAP}(?:(?:of|de|di){_GAP})?(?P<month>{months})\.?"
+            rf"(?:,?{_GAP}(?P<year>\d{{4}}))?",
             _day_month,
             flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
         ),
-        pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){_GAP}(?P<year>(?:19|20)\d\d)", _period_year),
+        PERIOD_YEAR,
     ]
-    if locale.language == "fr-fr":
-        rules.insert(
-            0, pattern_rule(r"(?P<n>\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4})(?P<fraction>,\d{1,6})?", _french_thousands)
-        )
+    if locale.language == "fr-fr":  # after the amounts and measures, which read "1 500" themselves
+        rules.append(pattern_rule(rf"(?P<n>{_FRENCH_GROUPS}(?:,\d{{1,6}})?)", _french_thousands))
     return tuple(rules)
+
+
+QUALIFIER = r"(?:<=|>=|[~≈<>≤≥±])"
+_FRENCH_GROUPS = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}"
+
+
+def _number_pattern(locale: Locale) -> str:
+    """A written number that cannot end in a dot or a comma (a sentence's end is not a decimal mark);
+    in French, also with spaces between its thousands."""
+    number = r"[-−+]?\d(?:[\d.,]{0,23}\d)?"
+    return f"(?:{_FRENCH_GROUPS}(?:,\\d{{1,6}})?|{number})" if locale.language == "fr-fr" else number
+
+
+PERIOD_YEAR = pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){_GAP}(?P<year>(?:19|20)\d\d)", _period_year)
 
 
 def _all_units(locale: Locale) -> list[str]:
@@ -327,13 +362,19 @@ def _all_units(locale: Locale) -> list[str]:
 
 def sign_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     """Rules that start at a sign written apart: "≥ 18", "€ 42,97", "USD 250"."""
-    qualified = pattern_rule(rf"(?P<sign><=|>=|[~≈<>≤≥±]){_GAP}(?P<n>\S{{1,24}})", _qualified)
+    qualified = pattern_rule(rf"(?P<sign><=|>=|[~≈<>≤≥±]){_GAP}(?P<n>\S{{1,24}}?)", _qualified)
     rules: dict[str, tuple[Rule, ...]] = {
         sign: (qualified,) for sign in ("~", "≈", "<", ">", "≤", "≥", "<=", ">=", "±")
     }
-    money = pattern_rule(r"(?P<sign>\S{1,4})" + _GAP + r"(?P<n>[-−]?\d[\d.,]{0,24}(?:[kKMB]|bn)?)", _sign_then_amount)
+    number = _number_pattern(locale)
+    money = pattern_rule(
+        rf"(?P<q>{QUALIFIER})?(?P<sign>\S{{1,4}}?){_GAP}(?P<n>{number}(?:[kKMB]|bn)?)(?:/(?P<per>\w{{1,10}}))?",
+        _sign_then_amount,
+    )
     for sign in locale.currencies:
         rules[sign.lower()] = (money,)
+    for period in ("q1", "q2", "q3", "q4", "h1", "h2", "fy", "1q", "2q", "3q", "4q"):
+        rules[period] = (PERIOD_YEAR,)
     return rules
 
 
@@ -343,4 +384,5 @@ def _sign_then_amount(match: re.Match[str], reading: Reading, index: int) -> For
     sign = match["sign"]
     if amount is None or sign not in reading.locale.currencies:
         return None
-    return Money(amount, reading.locale.currencies[sign], sign=sign)
+    money = _per(Money(amount, reading.locale.currencies[sign], sign=sign), match, reading)
+    return Signed(match["q"], money) if match["q"] and money is not None else money

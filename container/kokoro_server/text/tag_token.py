@@ -12,6 +12,7 @@ of at most three dashes): linear in the text.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 from .forms import (
@@ -44,7 +45,22 @@ from .forms import (
 )
 from .locales import Locale
 
-WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*\.?")  # letters, with inner apostrophes, hyphens, dots
+
+def _mark_ranges() -> str:
+    """The combining marks (Devanagari's vowel signs, accents written apart) as a character class body: a
+    word's letters, though ``\\w`` does not match them."""
+    marks = [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code)) in ("Mn", "Mc", "Me")]
+    ranges, start = [], marks[0]
+    for previous, code in zip(marks, [*marks[1:], None], strict=True):
+        if code != previous + 1:
+            ranges.append(f"\\u{start:04x}-\\u{previous:04x}" if previous > start else f"\\u{start:04x}")
+            start = code if code is not None else start
+    return "".join(ranges)
+
+
+MARKS = _mark_ranges()
+_LETTER = rf"(?:[^\W\d_]|[{MARKS}])"
+WORD = re.compile(rf"{_LETTER}+(?:['’.\-]{_LETTER}+)*\.?")  # letters, with inner apostrophes, hyphens, dots
 VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
           "⅝": "5/8", "⅞": "7/8", "⅙": "1/6", "⅚": "5/6"}  # fmt: skip
 DASHES = "-–—~〜～"
@@ -125,12 +141,20 @@ def read_number(written: str, locale: Locale) -> Number | None:
     return Number(whole, fraction if mark else None, negative=sign in "-−" and bool(sign), plus=sign == "+")
 
 
+def is_word(text: str) -> bool:
+    """Letters, with inner apostrophes, hyphens or dots ("well-known", "e.g."); not "½" or "²", which the
+    pattern's letter class lets through."""
+    return WORD.fullmatch(text) is not None and not any(char.isnumeric() for char in text)
+
+
 def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Form | None:
     """What ``core`` is, read whole; ``None`` for a plain word, said as written. ``before`` and ``after``
     are the cores of the tokens around it, for the few classes that their neighbours decide ("10M users")."""
     if not core:
         return None
-    if WORD.fullmatch(core):
+    if core in locale.abbreviations:
+        return Said(locale.abbreviations[core])
+    if is_word(core):
         if "." in core[:-1] and (address := _electronic(core)) is not None:
             return address  # "example.com"
         return _word(core, locale)
@@ -174,12 +198,12 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return Percent(_number(match, locale))
     if (match := patterns["cents"].fullmatch(core)) is not None:
         return Money(Number(*match["n"].replace(",", ".").partition(".")[::2]), locale.cents[match["sign"]], cents=True)
+    if (match := patterns["measure"].fullmatch(core)) is not None and (unit := locale.unit(match["unit"])):
+        return Measure(_number(match, locale), unit)  # "2.5KG", "100km/h"
     if "/" in core and (rate := _per(core, locale)) is not None:
         return rate
     if (match := patterns["scaled"].fullmatch(core)) is not None and _scales(match, after):
         return Scaled(_number(match, locale), locale.scales[match["scale"]])
-    if (match := patterns["measure"].fullmatch(core)) is not None and (unit := locale.unit(match["unit"])):
-        return Measure(_number(match, locale), unit)
     if (match := locale.ordinal.fullmatch(core)) is not None:
         return Ordinal(match["n"], feminine=bool(match.groupdict().get("feminine")))
     if (fraction := _fraction(core)) is not None:
@@ -227,7 +251,7 @@ def _per(core: str, locale: Locale) -> Form | None:
     per_key = locale.per_words.get(per) or locale.per_words.get(per.casefold()) or locale.unit(per)
     if not what or per_key is None:
         return None
-    if WORD.fullmatch(what) and not what.isupper():
+    if is_word(what) and not what.isupper():
         return Per(Word(what), per_key)  # "beats/min"
     amount = _quantity(what, locale)
     if isinstance(amount, (Money, Percent, Measure, Number, Scaled)):
@@ -328,13 +352,13 @@ def _range(core: str, locale: Locale) -> Form | None:
             return Range(
                 Date(None, locale.months[low.rstrip(".")], None), Date(None, locale.months[high.rstrip(".")], None)
             )
-        sides = quantity(low, locale), quantity(high, locale)
-        if sides[0] is not None and sides[1] is not None and (form := ranged(*sides, core[cut])) is not None:
+        low_form, high_form = quantity(low, locale), quantity(high, locale)
+        if low_form is not None and high_form is not None and (form := ranged(low_form, high_form)) is not None:
             return form
     return None
 
 
-def ranged(low: Form, high: Form, dash: str = "-") -> Form | None:
+def ranged(low: Form, high: Form) -> Form | None:
     """The range from ``low`` to ``high``, or ``None`` where two numbers joined by a dash are not one: a
     code ("58-1193") or, with a hyphen, a score read as a code would be ("007-12")."""
     if isinstance(low, Number) and isinstance(high, Number):
@@ -360,7 +384,7 @@ def _compound(core: str, locale: Locale) -> Form | None:
         return None
     forms: list[Form] = []
     for part in parts:
-        if WORD.fullmatch(part):
+        if is_word(part):
             if not sayable(part):
                 return None
             forms.append(Word(part))
@@ -413,9 +437,9 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
         return Joined((Symbol("#"), read_number(match["n"], locale) or Number(match["n"])))
     if re.fullmatch(r"[A-G]#", core):
         return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
-    if "/" in core and all(WORD.fullmatch(part) for part in core.split("/")):
+    if "/" in core and all(is_word(part) for part in core.split("/")):
         return Word(core.replace("/", " "))  # "and/or", "TCP/IP"
-    if core.endswith("+") and WORD.fullmatch(core.rstrip("+")):
+    if core.endswith("+") and is_word(core.rstrip("+")):
         letters = core.rstrip("+")
         head: Form = Word(letters) if sayable(letters) else Code(letters)
         return Joined((head, *(Symbol("+") for _ in range(len(core) - len(letters)))))  # "A+", "C++", "Disney+"

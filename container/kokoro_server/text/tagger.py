@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cache
 
-from .forms import Code, Form, Measure, Money, Number, Year
-from .locales import Locale
+from .forms import Code, Form, Measure, Money, Number, Ordinal, Year
+from .locales import ROMANCE, Locale
 from .tag_cues import ADDRESS, CAPITALIZED, english_rules
+from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_spans import Reading, Rule, Span, numeric_rules, sign_rules
 from .tag_token import classify
 from .tokens import Token, tokenize
@@ -36,7 +37,12 @@ def rules_of(locale: Locale) -> Rules:
         for word, found in english_rules().items():
             words[word] = words.get(word, ()) + found
         return Rules((ADDRESS, *numeric_rules(locale)), words, (CAPITALIZED,))
-    return Rules(numeric_rules(locale), words, ())
+    if locale.language in ROMANCE:
+        by_word, numeric, capitalized = romance_rules(locale)
+        for word, found in by_word.items():
+            words[word] = words.get(word, ()) + found
+        return Rules((*numeric, *numeric_rules(locale)), words, capitalized)
+    return Rules(numeric_rules(locale), words | signs_rules(locale), ())
 
 
 def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
@@ -69,7 +75,10 @@ def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
     found: tuple[Rule, ...] = ()
     if core[0].isdigit() or core[0] in _NUMERIC_STARTS:
         found = rules.numeric
-    found += rules.words.get(core.lower().rstrip("."), ())
+    key = core.lower().rstrip(".")
+    found += rules.words.get(key, ())
+    if key[:1] in "~≈<>" and len(key) > 1:
+        found += rules.words.get(key[1:], ())  # "~R$ 30": about thirty reais
     if core[0].isupper() and index + 1 < len(reading.tokens):
         found += rules.capitalized
     for rule in found:
@@ -89,6 +98,11 @@ def _alone(reading: Reading, index: int) -> Form | None:
         return replace(form, before_noun=True)  # "a $20 gift card": a twenty-dollar gift card
     if isinstance(form, Number) and core.isdigit() and _code_before(reading, index):
         return Code(core, "digits")
+    noun_after = after[:1].islower() and after.isalpha()
+    if locale.language == "it" and isinstance(form, Measure) and form.unit == "°" and noun_after:
+        return Ordinal(form.amount.whole if isinstance(form.amount, Number) else "0")  # "il 3° posto": terzo
+    if locale.language == "es" and isinstance(form, Ordinal) and noun_after:
+        return replace(form, before_noun=True)  # "el 1.º día": el primer día
     return form
 
 
@@ -106,7 +120,19 @@ def _modifies(form: Money | Measure) -> bool:
     return isinstance(amount, Number) and not amount.fraction and not amount.negative
 
 
-_CODE_WORDS = ("PIN", "OTP", "コード", "暗証番号", "認証コード", "確認コード", "कोड", "ओटीपी", "code", "Code")
+_CODE_WORDS = (
+    "PIN",
+    "OTP",
+    "コード",
+    "暗証番号",
+    "認証コード",
+    "確認コード",
+    "कोड",
+    "ओटीपी",
+    "code",
+    "Code",
+    *EXTENSIONS.values(),
+)
 
 
 def _code_before(reading: Reading, index: int) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from kokoro_core.segmenter import WIDE_LETTERS
 
-_WIDE_PUNCTUATION = "。、，！？：；「」『』（）【】〔〕〈〉《》・ー～〜"
+_WIDE_PUNCTUATION = "。、，！？：；「」『』（）【】〔〕〈〉《》・"  # not 〜: a range's dash ("10〜20%")
 _TOKEN = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]+|[^\s{WIDE_LETTERS}{_WIDE_PUNCTUATION}]+")
 _WIDE = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]")
 LEADING = frozenset("([{\"“«¿¡*‘'’—–")

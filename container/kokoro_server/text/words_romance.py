@@ -8,31 +8,31 @@ import re
 
 _UNIT_ENTRY = re.compile(r"(?P<unit>\S+)=(?P<one>[^=/]+)/(?P<many>[^=/]+?)(?=\s+\S+=|\s*$)")
 
-# currency symbol → (singular, plural, cent singular, cent plural) per language
+# ISO code -> (singular, plural, cent singular, cent plural) per language
 CURRENCIES = {
     "es": {
-        "€": ("euro", "euros", "céntimo", "céntimos"),
-        "$": ("dólar", "dólares", "centavo", "centavos"),
-        "£": ("libra", "libras", "penique", "peniques"),
-        "R$": ("real", "reales", "centavo", "centavos"),
+        "EUR": ("euro", "euros", "céntimo", "céntimos"),
+        "USD": ("dólar", "dólares", "centavo", "centavos"),
+        "GBP": ("libra", "libras", "penique", "peniques"),
+        "BRL": ("real", "reales", "centavo", "centavos"),
     },
     "fr": {
-        "€": ("euro", "euros", "centime", "centimes"),
-        "$": ("dollar", "dollars", "cent", "cents"),
-        "£": ("livre", "livres", "penny", "pence"),
-        "R$": ("réal", "réaux", "centavo", "centavos"),
+        "EUR": ("euro", "euros", "centime", "centimes"),
+        "USD": ("dollar", "dollars", "cent", "cents"),
+        "GBP": ("livre", "livres", "penny", "pence"),
+        "BRL": ("réal", "réaux", "centavo", "centavos"),
     },
     "it": {
-        "€": ("euro", "euro", "centesimo", "centesimi"),
-        "$": ("dollaro", "dollari", "centesimo", "centesimi"),
-        "£": ("sterlina", "sterline", "penny", "pence"),
-        "R$": ("real", "real", "centavo", "centavos"),
+        "EUR": ("euro", "euro", "centesimo", "centesimi"),
+        "USD": ("dollaro", "dollari", "centesimo", "centesimi"),
+        "GBP": ("sterlina", "sterline", "penny", "pence"),
+        "BRL": ("real", "real", "centavo", "centavos"),
     },
     "pt_BR": {
-        "€": ("euro", "euros", "centavo", "centavos"),
-        "$": ("dólar", "dólares", "centavo", "centavos"),
-        "£": ("libra", "libras", "pêni", "pence"),
-        "R$": ("real", "reais", "centavo", "centavos"),
+        "EUR": ("euro", "euros", "centavo", "centavos"),
+        "USD": ("dólar", "dólares", "centavo", "centavos"),
+        "GBP": ("libra", "libras", "pêni", "pence"),
+        "BRL": ("real", "reais", "centavo", "centavos"),
     },
 }
 # How each currency is written, before or after the amount (the names are in CURRENCIES, by ISO code).
@@ -46,21 +46,56 @@ MONTHS = {
     "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
     "pt_BR": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
 }
-# What may follow "/" in a rate -> the word said after "per" ("12,99 €/mes": al mes).
+# What may follow "/" in a rate -> what is said for it ("12,99 €/mes": doce euros... al mes).
 PER_WORDS = {
-    "es": {"mes": "mes", "año": "año", "día": "día", "semana": "semana", "h": "hora", "hora": "hora", "min": "minuto",
-           "noche": "noche", "persona": "persona", "kg": "kilo", "km": "kilómetro", "kWh": "kilovatio hora"},
-    "fr": {"mois": "mois", "an": "an", "année": "année", "jour": "jour", "j": "jour", "semaine": "semaine",
-           "h": "heure",
-           "heure": "heure", "min": "minute", "nuit": "nuit", "personne": "personne", "kg": "kilo", "km": "kilomètre",
-           "kWh": "kilowattheure"},
-    "it": {"mese": "mese", "anno": "anno", "giorno": "giorno", "settimana": "settimana", "h": "ora", "ora": "ora",
-           "min": "minuto", "notte": "notte", "persona": "persona", "kg": "chilo", "km": "chilometro",
-           "kWh": "chilowattora"},
-    "pt_BR": {"mês": "mês", "ano": "ano", "dia": "dia", "semana": "semana", "h": "hora", "hora": "hora",
-              "min": "minuto", "noite": "noite", "pessoa": "pessoa", "kg": "quilo", "km": "quilômetro",
-              "kWh": "quilowatt-hora"},
+    "es": {"mes": "al mes", "año": "al año", "día": "al día", "semana": "a la semana", "h": "por hora",
+           "hora": "por hora", "min": "por minuto", "noche": "por noche", "persona": "por persona", "kg": "por kilo",
+           "km": "por kilómetro", "kWh": "por kilovatio hora", "mo": "al mes"},
+    "fr": {"mois": "par mois", "an": "par an", "année": "par an", "jour": "par jour", "j": "par jour",
+           "semaine": "par semaine", "h": "de l'heure", "heure": "de l'heure", "min": "par minute",
+           "nuit": "par nuit", "personne": "par personne", "kg": "le kilo", "km": "par kilomètre",
+           "kWh": "le kilowattheure", "mo": "par mois"},
+    "it": {"mese": "al mese", "anno": "all'anno", "giorno": "al giorno", "settimana": "alla settimana",
+           "h": "all'ora", "ora": "all'ora", "min": "al minuto", "notte": "a notte", "persona": "a persona",
+           "kg": "al chilo", "km": "al chilometro", "kWh": "al chilowattora", "mo": "al mese"},
+    "pt_BR": {"mês": "por mês", "ano": "por ano", "dia": "por dia", "semana": "por semana", "h": "por hora",
+              "hora": "por hora", "min": "por minuto", "noite": "por noite", "pessoa": "por pessoa",
+              "kg": "por quilo", "km": "por quilômetro", "kWh": "por quilowatt-hora", "mo": "por mês"},
 }  # fmt: skip
+PERCENT = {"es": "por ciento", "fr": "pour cent", "it": "per cento", "pt_BR": "por cento"}
+JOIN = {"es": "con", "fr": "et", "it": "e", "pt_BR": "e"}  # "42 euros con 97 céntimos"
+TIME_JOIN = {"es": "y", "fr": "heures", "it": "e", "pt_BR": "e"}  # "quince y treinta"
+DECIMAL_WORD = {"es": "coma", "fr": "virgule", "it": "virgola", "pt_BR": "vírgula"}
+MINUS = {"es": "menos", "fr": "moins", "it": "meno", "pt_BR": "menos"}
+POINT = {"es": "punto", "fr": "point", "it": "punto", "pt_BR": "ponto"}  # "2.4.1": a version's dots
+# What signs are called in an e-mail or web address, and in a code.
+ADDRESS_SIGNS = {
+    "es": {".": "punto", "-": "guion", "_": "guion bajo", "/": "barra", ":": "dos puntos", "@": "arroba",
+           "+": "más", "?": "interrogación", "=": "igual", "&": "y", "#": "almohadilla"},
+    "fr": {".": "point", "-": "tiret", "_": "tiret bas", "/": "slash", ":": "deux points", "@": "arobase",
+           "+": "plus", "?": "point d'interrogation", "=": "égal", "&": "et", "#": "dièse"},
+    "it": {".": "punto", "-": "trattino", "_": "trattino basso", "/": "barra", ":": "due punti", "@": "chiocciola",
+           "+": "più", "?": "punto interrogativo", "=": "uguale", "&": "e", "#": "cancelletto"},
+    "pt_BR": {".": "ponto", "-": "hífen", "_": "sublinhado", "/": "barra", ":": "dois pontos", "@": "arroba",
+              "+": "mais", "?": "interrogação", "=": "igual", "&": "e", "#": "hashtag"},
+}  # fmt: skip
+SYMBOLS = {
+    lang: {"&": words["&"], "+": words["+"], "=": words["="], "@": words["@"], "/": words["/"], "_": words["_"],
+           "%": PERCENT[lang], "#": {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}[lang],
+           "*": {"es": "asterisco", "fr": "étoile", "it": "asterisco", "pt_BR": "asterisco"}[lang],
+           "$": CURRENCIES[lang]["USD"][1], "€": CURRENCIES[lang]["EUR"][1], "£": CURRENCIES[lang]["GBP"][1]}
+    for lang, words in ADDRESS_SIGNS.items()
+}  # fmt: skip
+DEGREE_UNITS = {
+    "es": "°=un grado/grados °C=un grado centígrado/grados centígrados ºC=un grado centígrado/grados centígrados "
+    "°F=un grado Fahrenheit/grados Fahrenheit",
+    "fr": "°=un degré/degrés °C=un degré Celsius/degrés Celsius ºC=un degré Celsius/degrés Celsius "
+    "°F=un degré Fahrenheit/degrés Fahrenheit",
+    "it": "°=un grado/gradi °C=un grado centigrado/gradi centigradi ºC=un grado centigrado/gradi centigradi "
+    "°F=un grado Fahrenheit/gradi Fahrenheit",
+    "pt_BR": "°=um grau/graus °C=um grau Celsius/graus Celsius ºC=um grau Celsius/graus Celsius "
+    "°F=um grau Fahrenheit/graus Fahrenheit",
+}
 TO = {"es": "a", "fr": "à", "it": "a", "pt_BR": "a"}  # "65-70 °F": sesenta y cinco a setenta grados
 AND = {"es": "y", "fr": "et", "it": "e", "pt_BR": "e"}
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}
@@ -123,7 +158,9 @@ UNITS = {
     "h=uma hora/horas min=um minuto/minutos ms=um milissegundo/milissegundos",
 }
 UNIT_WORDS: dict[str, dict[str, tuple[str, str]]] = {
-    lang: {entry["unit"]: (entry["one"], entry["many"]) for entry in _UNIT_ENTRY.finditer(table)}
+    lang: {
+        entry["unit"]: (entry["one"], entry["many"]) for entry in _UNIT_ENTRY.finditer(f"{table} {DEGREE_UNITS[lang]}")
+    }
     for lang, table in UNITS.items()
 }
 # Words after which digits are a code to type, said one by one.

@@ -46,9 +46,11 @@ def test_hindi_and_japanese_signs_are_words_and_their_readers_say_the_numbers() 
     assert normalize("折扣50%。", "cmn") == "折扣50%。"  # the Mandarin reader says it: 百分之五十
 
 
-def test_long_numbers_stay_as_written() -> None:
-    assert normalize("Cuenta 1234567890123456789.", "es") == "Cuenta 1234567890123456789."
-    assert normalize("Tengo 3 500 gatos.", "es") == "Tengo 3 500 gatos."  # a space groups thousands only in French
+def test_long_numbers_are_said_digit_by_digit_and_only_french_groups_thousands_with_spaces() -> None:
+    digits = "uno dos tres cuatro cinco seis siete ocho nueve cero"
+    assert normalize("Cuenta 1234567890123456789.", "es") == f"Cuenta {digits} {digits.rsplit(' ', 1)[0]}."
+    assert normalize("Tengo 3 500 gatos.", "es") == "Tengo tres quinientos gatos."  # two numbers, in Spanish
+    assert normalize("Il y a 3 500 chats.", "fr-fr") == "Il y a trois mille cinq cents chats."
 
 
 def test_hostile_numbers_are_read_in_one_pass() -> None:

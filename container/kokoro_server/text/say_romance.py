@@ -1,0 +1,362 @@
+"""What Spanish, French, Italian and Brazilian Portuguese voices say for each form the tagger finds, in their
+words (num2words says the numbers): "1.500 €" is "mil quinientos euros", "12/03/2026" "doce de marzo de dos
+mil veintiséis", "15:30" "quince y treinta" ("quinze heures trente"), "Q3 2025" "tercer trimestre de dos mil
+veinticinco", "Enrique VIII" "Enrique octavo".
+
+espeak-ng, which reads these languages, takes "1.500" for a sentence's end and leaves "€" unsaid; here every
+form becomes words. ``say(form, lang)`` takes num2words' language code (es, fr, it, pt_BR).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, singledispatch
+
+from num2words import num2words
+
+from . import words_romance as words
+from .forms import (
+    Address,
+    Code,
+    Date,
+    Decade,
+    Dimensions,
+    Dotted,
+    Electronic,
+    Form,
+    Fraction,
+    Joined,
+    Letters,
+    Measure,
+    Money,
+    Number,
+    Ordinal,
+    Per,
+    Percent,
+    Period,
+    Range,
+    Roman,
+    Said,
+    Scaled,
+    Signed,
+    Symbol,
+    Telephone,
+    Time,
+    Times,
+    Word,
+    Year,
+)
+from .say_codes import Speller, code, digits, electronic, telephone
+from .tag_token import sayable
+
+MAX_DIGITS = 15  # longer numbers are said digit by digit (an account number, not an amount)
+_SCALE_KEYS = {"thousand": "k", "million": "M", "billion": "B"}
+
+
+def say(form: Form, lang: str) -> str:
+    """What a voice of ``lang`` (num2words' code: es, fr, it, pt_BR) says for ``form``."""
+    return _say(form, lang)
+
+
+def cardinal(number: int | str, lang: str) -> str:
+    """A whole number in words, without the commas num2words puts between groups ("mil, duzentos")."""
+    text = str(number).lstrip("-")
+    if len(text) > MAX_DIGITS:
+        return " ".join(_digit(c, lang) for c in text)
+    return str(num2words(int(text), lang=lang)).replace(",", "")
+
+
+def _digit(character: str, lang: str) -> str:
+    return str(num2words(int(character), lang=lang))
+
+
+def number_words(number: Number, lang: str) -> str:
+    """ "3,5" -> "tres coma cinco", "3,05" -> "tres coma cero cinco": after a leading zero, the decimals
+    digit by digit."""
+    sign = f"{words.MINUS[lang]} " if number.negative else f"{words.PLUS[lang]} " if number.plus else ""
+    whole = number.whole or "0"
+    if number.fraction is None:
+        if len(whole) > 1 and whole.startswith("0"):
+            return sign + " ".join(_digit(c, lang) for c in whole)
+        return sign + cardinal(whole, lang)
+    fraction = number.fraction
+    if fraction.startswith("0") or len(fraction) > MAX_DIGITS:
+        said = " ".join(_digit(c, lang) for c in fraction)
+    else:
+        said = cardinal(fraction, lang)
+    return f"{sign}{cardinal(whole, lang)} {words.DECIMAL_WORD[lang]} {said}"
+
+
+@singledispatch
+def _say(form: Form, lang: str) -> str:
+    raise TypeError(f"no reading in {lang} for {form!r}")
+
+
+@_say.register
+def _(form: Number, lang: str) -> str:
+    return number_words(form, lang)
+
+
+@_say.register
+def _(form: Ordinal, lang: str) -> str:
+    said = str(num2words(int(form.value), lang=lang, to="ordinal"))
+    if form.feminine and lang in ("es", "pt_BR", "it"):
+        said = re.sub(r"o\b", "a", said)  # "2.ª": segunda
+    elif form.before_noun and lang == "es" and said.endswith(("primero", "tercero")):
+        said = said[:-1]  # "el primer día"
+    return said
+
+
+@_say.register
+def _(form: Fraction, lang: str) -> str:
+    top, bottom = form.top, int(form.bottom)
+    whole = f"{cardinal(form.whole, lang)} {words.AND[lang]} " if form.whole else ""
+    if (top, bottom) == ("1", 2):
+        return f"{whole}{_HALF[lang]}" if whole else _A_HALF[lang]
+    if "." in top or bottom == 0 or float(top) >= bottom or bottom > 10:
+        return f"{whole}{cardinal(top, lang)} {_OUT_OF[lang]} {cardinal(bottom, lang)}"
+    denominator = str(num2words(bottom, lang=lang, to="ordinal"))
+    if top != "1":
+        denominator = _plural(denominator, lang)
+    return f"{whole}{cardinal(top, lang)} {denominator}"
+
+
+_HALF = {"es": "medio", "fr": "demi", "it": "mezzo", "pt_BR": "meio"}
+_A_HALF = {"es": "un medio", "fr": "un demi", "it": "un mezzo", "pt_BR": "um meio"}
+_OUT_OF = {"es": "de", "fr": "sur", "it": "su", "pt_BR": "de"}
+
+
+def _plural(word: str, lang: str) -> str:
+    return word if word.endswith("s") else word + ("i" if lang == "it" and word.endswith("o") else "s")
+
+
+@_say.register
+def _(form: Scaled, lang: str) -> str:
+    return _scaled(form, lang)
+
+
+def _scaled(form: Scaled, lang: str, currency: str | None = None) -> str:
+    one, many = words.SCALES[lang][_SCALE_KEYS.get(form.scale, "B")]
+    amount = form.amount
+    said = one if amount.whole == "1" and not amount.fraction else f"{number_words(amount, lang)} {many}"
+    if lang == "it" and many == "mila":
+        said = said.replace(" mila", "mila")  # "diecimila": Italian writes thousands in one word
+    if currency is None:
+        return said
+    if form.scale == "thousand":
+        return f"{said} {currency}"
+    if lang == "fr" and currency[0] in "aeiouéh":
+        return f"{said} d'{currency}"  # "millions d'euros"
+    return f"{said} {words.OF[lang]} {currency}"
+
+
+@_say.register
+def _(form: Money, lang: str) -> str:
+    one, many, cent, cents = words.CURRENCIES[lang].get(form.currency) or words.CURRENCIES[lang]["USD"]
+    amount = form.amount
+    if isinstance(amount, Scaled):
+        return _scaled(amount, lang, many)
+    if not isinstance(amount, Number):
+        return f"{say(amount, lang)} {many}"
+    if amount.fraction is not None and len(amount.fraction) > 2:
+        return f"{number_words(amount, lang)} {many}"
+    sign = f"{words.MINUS[lang]} " if amount.negative else ""
+    whole, hundredths = int(amount.whole or "0"), int((amount.fraction or "0").ljust(2, "0"))
+    if whole and whole % 1_000_000 == 0 and not hundredths:  # "12 000 000 €": douze millions d'euros
+        return sign + _scaled(Scaled(Number(str(whole // 1_000_000)), "million"), lang, many)
+    said = f"{cardinal(whole, lang)} {one if whole == 1 else many}" if whole or not hundredths else ""
+    if hundredths:
+        cents_said = f"{cardinal(hundredths, lang)} {cent if hundredths == 1 else cents}"
+        said = f"{said} {words.JOIN[lang]} {cents_said}" if said else cents_said
+    return sign + said
+
+
+@_say.register
+def _(form: Percent, lang: str) -> str:
+    return f"{say(form.amount, lang)} {words.PERCENT[lang]}"
+
+
+@_say.register
+def _(form: Measure, lang: str) -> str:
+    one, many = words.UNIT_WORDS[lang][form.unit]
+    amount = form.amount
+    if isinstance(amount, Number) and amount.whole == "1" and amount.fraction is None and not amount.negative:
+        return one  # "un kilómetro": the singular carries its own article-number
+    return f"{say(amount, lang)} {many}"
+
+
+@_say.register
+def _(form: Per, lang: str) -> str:
+    return f"{say(form.what, lang)} {form.unit}"
+
+
+@_say.register
+def _(form: Times, lang: str) -> str:
+    amount = form.amount
+    if amount.whole == "1" and amount.fraction is None:
+        return {"es": "una vez", "fr": "une fois", "it": "una volta", "pt_BR": "uma vez"}[lang]
+    said = number_words(amount, lang)
+    if lang == "pt_BR":  # "vezes" is feminine: duas vezes
+        said = re.sub(r"\bdois$", "duas", said)
+    return f"{said} {words.TIMES[lang]}"
+
+
+@_say.register
+def _(form: Dimensions, lang: str) -> str:
+    return f" {words.BY[lang]} ".join(number_words(side, lang) for side in form.sides)
+
+
+@_say.register
+def _(form: Range, lang: str) -> str:
+    low, high = form.low, form.high
+    if isinstance(low, (Money, Percent, Measure)) and type(low) is type(high):
+        low = low.amount  # "10-20 %": diez a veinte por ciento
+    return f"{say(low, lang)} {words.TO[lang]} {say(high, lang)}"
+
+
+@_say.register
+def _(form: Signed, lang: str) -> str:
+    what = say(form.what, lang)
+    if form.sign in ("~", "≈"):
+        return f"{words.ABOUT[lang]} {what}"
+    if form.sign in ("<", "≤", "<="):
+        return f"{words.LESS_THAN[lang]} {what}"
+    if form.sign == "±":
+        return f"{words.PLUS[lang]} {words.MINUS[lang]} {what}"
+    return f"{words.MORE_THAN[lang]} {what}"  # ">", "≥", and "5+": más de cinco
+
+
+@_say.register
+def _(form: Date, lang: str) -> str:
+    months = words.MONTHS[lang].split()
+    if form.month is None:
+        return cardinal(form.day or 1, lang) if form.year is None else cardinal(form.year, lang)
+    name = months[form.month - 1]
+    if form.day is None:
+        return f"{name} {words.OF[lang]} {cardinal(form.year, lang)}" if form.year else name
+    first = form.day == 1 and lang in ("fr", "it")
+    day = str(num2words(1, lang=lang, to="ordinal")) if first else cardinal(form.day, lang)
+    joiner = " de " if lang in ("es", "pt_BR") else " "
+    said = f"{day}{joiner}{name}"
+    return f"{said}{joiner}{cardinal(form.year, lang)}" if form.year else said
+
+
+@_say.register
+def _(form: Year, lang: str) -> str:
+    return cardinal(form.value, lang)
+
+
+@_say.register
+def _(form: Decade, lang: str) -> str:
+    decade = cardinal(f"{form.century or '19'}{form.decade}", lang)
+    return f"{_DECADES[lang]} {decade}"
+
+
+_DECADES = {"es": "los años", "fr": "les années", "it": "gli anni", "pt_BR": "os anos"}
+
+
+@_say.register
+def _(form: Time, lang: str) -> str:
+    hours, minutes = form.hour, form.minute or 0
+    said = cardinal(hours, lang)
+    if lang == "fr":
+        said += " heure" if hours == 1 else " heures"
+        return f"{said} {cardinal(minutes, lang)}" if minutes else said
+    return f"{said} {words.TIME_JOIN[lang]} {cardinal(minutes, lang)}" if minutes else said
+
+
+@_say.register
+def _(form: Period, lang: str) -> str:
+    if form.letter == "FY":
+        year = form.year or ""
+        return f"{words.FISCAL_YEAR[lang]} {cardinal(year if len(year) == 4 else f'20{year}', lang)}"
+    noun = words.QUARTER[lang] if form.letter == "Q" else words.HALF[lang]
+    said = f"{_ordinal_before_noun(form.number or 1, lang)} {noun}"
+    if not form.year:
+        return said
+    year = form.year if len(form.year) == 4 else f"20{form.year}"
+    return f"{said}{words.OF_YEAR[lang]} {cardinal(year, lang)}"
+
+
+def _ordinal_before_noun(number: int, lang: str) -> str:
+    said = str(num2words(number, lang=lang, to="ordinal"))
+    return said[:-1] if lang == "es" and said.endswith(("primero", "tercero")) else said  # tercer trimestre
+
+
+@_say.register
+def _(form: Telephone, lang: str) -> str:
+    if lang == "fr" and len(form.groups) > 2 and all(len(group) == 2 for group in form.groups):
+        pairs = ", ".join(digits(g, _speller(lang)) if g.startswith("0") else cardinal(g, lang) for g in form.groups)
+        return f"{words.PLUS[lang]} {pairs}" if form.plus else pairs  # "01 23 45 67 89": said in pairs
+    return telephone(form, _speller(lang))
+
+
+@_say.register
+def _(form: Electronic, lang: str) -> str:
+    return electronic(form, _speller(lang))
+
+
+@_say.register
+def _(form: Dotted, lang: str) -> str:
+    if form.kind == "ip":
+        return f" {words.POINT[lang]} ".join(digits(part, _speller(lang)) for part in form.parts)
+    return f" {words.POINT[lang]} ".join(cardinal(part, lang) for part in form.parts)
+
+
+@_say.register
+def _(form: Code, lang: str) -> str:
+    said = code(form, speller=_speller(lang))
+    return f"{words.NUMBER_SIGN[lang]} {said}" if form.number_sign else said
+
+
+@_say.register
+def _(form: Roman, lang: str) -> str:
+    if not form.ordinal:
+        return cardinal(form.value, lang)
+    return str(num2words(form.value, lang=lang, to="ordinal"))
+
+
+@_say.register
+def _(form: Address, lang: str) -> str:
+    return f"{cardinal(form.number, lang)} {form.names}"
+
+
+@_say.register
+def _(form: Word, lang: str) -> str:
+    return form.text
+
+
+@_say.register
+def _(form: Said, lang: str) -> str:
+    return form.text
+
+
+@_say.register
+def _(form: Letters, lang: str) -> str:
+    return " ".join(form.text)
+
+
+@_say.register
+def _(form: Symbol, lang: str) -> str:
+    return words.SYMBOLS[lang].get(form.text, "")
+
+
+@_say.register
+def _(form: Joined, lang: str) -> str:
+    said = [said for part in form.parts if (said := say(part, lang))]
+    return ("-" if form.hyphens else " ").join(said)
+
+
+@cache
+def _speller(lang: str) -> Speller:
+    return Speller(
+        digit=lambda digit: _digit(digit, lang),
+        number=lambda number: cardinal(number, lang),
+        letter=lambda letter: letter.upper(),  # espeak-ng says a capital alone by its name
+        paired=lambda number: cardinal(number, lang),
+        symbols=words.SYMBOLS[lang],
+        sayable=sayable,
+        address_signs=words.ADDRESS_SIGNS[lang],
+        plus=words.PLUS[lang],
+        extension=words.EXTENSION[lang],
+    )

@@ -1,0 +1,130 @@
+"""Words that decide how what follows them is read, in Spanish, French, Italian and Portuguese (and the few of
+Hindi and Japanese): after "código" or "pedido" a code is said digit by digit, after "puerta" a gate's letter
+apart from its number, after "extensión" an extension, after "Enrique" a numeral is "octavo", after "siglo"
+a century; French writes its hours "18 h 30" and its quarters "T3".
+
+As in ``tag_cues``, each rule starts at its word and keeps the word as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import roman
+from . import words_romance as words
+from .forms import Code, Form, Joined, Ordinal, Period, Roman, Said, Time, Word
+from .locales import ROMANCE, Locale
+from .tag_spans import Build, Reading, Rule, pattern_rule
+
+_NUMERAL = rf"[IVXLC]{{1,{roman.MAX_LETTERS}}}"
+_AFTER = r"(?![\w'’-])"
+_CODE = r"(?P<code>\d{2,6}(?:[ -]\d{2,4}){0,3}|(?=[A-Z0-9-]*\d)[A-Z0-9](?:[A-Z0-9-]{0,40}[A-Z0-9])?)(?![\w-]|[.,]\d)"
+EXTENSIONS = {"hi": "एक्सटेंशन", "ja": "内線"}
+
+
+def _prefix(match: re.Match[str], group: str) -> Word:
+    return Word(" ".join(match.string[match.start() : match.start(group)].split()))
+
+
+def _ruler(lang: str) -> Build:
+    def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        number = roman.value(match["numeral"])
+        name = " ".join(match["name"].split())
+        if lang == "fr":  # "Louis XIV": quatorze; "François Ier": premier
+            said: Form = Ordinal("1") if number == 1 else Roman(number, ordinal=False)
+        elif lang == "it" or number <= 10:  # "Enrique VIII": octavo; "Alfonso XIII": trece; Italian always ordinal
+            said = Ordinal(str(number), feminine=name in words.QUEENS)
+        else:
+            said = Roman(number, ordinal=False)
+        return Joined((Word(name), said))
+
+    return build
+
+
+def _part(lang: str) -> Build:
+    def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        number = roman.value(match["numeral"])
+        said: Form = Ordinal(str(number)) if lang == "it" else Roman(number, ordinal=False)
+        return Joined((Word(match["name"]), said))
+
+    return build
+
+
+def _century(lang: str) -> Build:
+    def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        number = roman.value(match["numeral"])
+        said: Form = Roman(number, ordinal=False) if lang in ("es", "pt_BR") else Ordinal(str(number))
+        return Joined((Word(match["name"]), said)) if match["name"] else Joined((said, Word(match["after"])))
+
+    return build
+
+
+def _french_clock(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    hour = int(match["h"])
+    return Time(hour, int(match["m"]) if match["m"] else None) if hour <= 24 else None
+
+
+def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Rule, ...], tuple[Rule, ...]]:
+    """The rules of a Romance language: by the word that starts them, those that start at a number, and
+    those that start at a capitalized word."""
+    lang = ROMANCE[locale.language]
+    rules: dict[str, list[Rule]] = {}
+
+    def add(keys: list[str], rule: Rule) -> None:
+        for key in keys:
+            rules.setdefault(key.lower().rstrip("."), []).append(rule)
+
+    extension_words = "ext\\.?|extensión|poste|interno|ramal"
+    add(
+        ["ext", "extensión", "poste", "interno", "ramal"],
+        pattern_rule(
+            rf"(?i:{extension_words})\s?(?P<n>\d{{1,6}})",
+            lambda m, r, i: Joined((Said(words.EXTENSION[lang]), Code(m["n"], "digits"))),
+        ),
+    )
+    code_words = words.CODE_WORDS[lang]
+    add(
+        [word.split()[0] for word in code_words.split("|")],
+        pattern_rule(
+            rf"(?:{code_words})(?:\s+(?:{words.CODE_QUALIFIERS[lang]}))?(?:\s+(?:es|est|è|é))?\s*:?\s*{_CODE}",
+            lambda m, r, i: Joined((_prefix(m, "code"), Code(m["code"], "digits"))),
+        ),
+    )
+    places = words.PLACE_WORDS[lang]
+    add(
+        places.split("|"),
+        pattern_rule(
+            rf"(?i:{places})\s+(?P<code>[A-Z]{{1,2}}\d{{1,4}})\b",
+            lambda m, r, i: Joined((_prefix(m, "code"), Code(m["code"]))),
+        ),
+    )
+    rulers = words.RULERS[lang].replace("_", " ").split()
+    add(
+        [ruler.split()[0] for ruler in rulers],
+        pattern_rule(rf"(?P<name>{'|'.join(rulers)})\s+(?P<numeral>{_NUMERAL})(?:er)?{_AFTER}", _ruler(lang)),
+    )
+    parts = words.PARTS[lang].split()
+    add(parts, pattern_rule(rf"(?P<name>{'|'.join(parts)})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _part(lang)))
+    century = words.CENTURY[lang]
+    add([century], pattern_rule(rf"(?P<name>{century})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _century(lang)))
+    numeric: list[Rule] = []
+    if lang == "fr":
+        numeric.append(pattern_rule(r"(?P<h>\d{1,2})\s?h(?:\s?(?P<m>[0-5]\d))?", _french_clock))
+        add(
+            [f"t{n}" for n in range(1, 5)],
+            pattern_rule(
+                r"T(?P<n>[1-4])(?:\s(?P<year>(?:19|20)\d\d))?",
+                lambda m, r, i: Period("Q", int(m["n"]), m["year"]),
+            ),
+        )
+    capitalized = (
+        pattern_rule(rf"(?P<numeral>{_NUMERAL})(?:e|ème|er|º)?\s+(?P<after>{century})\b(?P<name>)", _century(lang)),
+    )
+    return {key: tuple(found) for key, found in rules.items()}, tuple(numeric), capitalized
+
+
+def signs_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
+    """Hindi's and Japanese's: an extension after "ext."."""
+    word = EXTENSIONS[locale.language]
+    rule = pattern_rule(r"ext\.?\s?(?P<n>\d{1,6})", lambda m, r, i: Joined((Said(word), Code(m["n"], "digits"))))
+    return {"ext": (rule,)}

@@ -40,7 +40,7 @@ class Locale:
         """The key of the unit written ``written``, in any case for a unit of two letters or more."""
         key = self.units.get(written)
         if key is None and len(written) >= 2:
-            key = _folded(self)[0].get(written.casefold())
+            key = _folded(self).get(written.casefold())
         return key
 
     def keeps_dot(self, word: str) -> bool:
@@ -49,23 +49,31 @@ class Locale:
 
 
 @cache
-def _folded(locale: Locale) -> tuple[dict[str, str]]:
-    """Units by their case-folded spelling, but those two units share ("MB" and "mb" could be bytes or bits)."""
+def _folded(locale: Locale) -> dict[str, str]:
+    """Units by their case-folded spelling, but for a spelling two different units share ("Mb": megabits or
+    megabytes)."""
     folded: dict[str, str | None] = {}
     for written, key in locale.units.items():
         if len(written) >= 2:
             other = folded.get(written.casefold(), key)
             folded[written.casefold()] = key if other == key else None
-    return ({written: key for written, key in folded.items() if key is not None},)
+    return {written: key for written, key in folded.items() if key is not None}
 
 
 _ENGLISH_ORDINAL = re.compile(r"(?P<n>\d{1,15})(?:st|nd|rd|th)", re.IGNORECASE)
 _ORDINALS = {
-    "es": re.compile(r"(?P<n>\d{1,4})\.?(?:º|o|(?P<feminine>ª|a))"),
-    "pt_BR": re.compile(r"(?P<n>\d{1,4})\.?(?:º|o|(?P<feminine>ª|a))"),
+    # "1.º", "2.ª", and "3o", "3a" as informal text writes them (only after a number of one or two digits).
+    "es": re.compile(r"(?P<n>\d{1,4})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{1,2})(?:o|(?P<feminine2>a))"),
+    "pt_BR": re.compile(r"(?P<n>\d{1,4})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{1,2})(?:o|(?P<feminine2>a))"),
     "it": re.compile(r"(?P<n>\d{1,4})\.?(?:º|°|(?P<feminine>ª))"),
     "fr": re.compile(r"(?P<n>\d{1,4})(?:er|e|ème|ième|(?P<feminine>re|ère))"),
 }
+
+
+def _synonyms(table: Mapping[str, object]) -> dict[str, str]:
+    """Each written unit -> the first unit said the same ("mL" -> "ml"), so that "ML" is read as either."""
+    first: dict[object, str] = {}
+    return {unit: first.setdefault(said, unit) for unit, said in table.items()}
 
 
 def _month_names(names: list[str], short: bool) -> dict[str, int]:
@@ -83,7 +91,7 @@ def locale_of(language: str) -> Locale | None:
             language=language if language in ("en-us", "en-gb") else "en-us",
             decimal_comma=False,
             day_first=language == "en-gb",
-            units={unit: unit for unit in english.UNITS},
+            units=_synonyms(english.UNITS),
             currencies=english.CURRENCY_SIGNS | {code: code for code in english.CURRENCIES},
             cents=english.CENT_SIGNS,
             scales=english.SCALES,
@@ -101,7 +109,7 @@ def locale_of(language: str) -> Locale | None:
             language=language,
             decimal_comma=True,
             day_first=True,
-            units={unit: unit for unit in romance.UNIT_WORDS[lang]},
+            units=_synonyms(romance.UNIT_WORDS[lang]),
             currencies=romance.CURRENCY_SIGNS,
             cents={},
             scales=romance.WRITTEN_SCALES,

@@ -113,21 +113,15 @@ def _(form: Fraction, lang: str) -> str:
     whole = f"{cardinal(form.whole, lang)} {words.AND[lang]} " if form.whole else ""
     if (top, bottom) == ("1", 2):
         return f"{whole}{_HALF[lang]}" if whole else _A_HALF[lang]
-    if "." in top or bottom == 0 or float(top) >= bottom or bottom > 10:
+    if "." in top or bottom == 0 or float(top) >= bottom or bottom not in words.FRACTIONS[lang]:
         return f"{whole}{cardinal(top, lang)} {_OUT_OF[lang]} {cardinal(bottom, lang)}"
-    denominator = str(num2words(bottom, lang=lang, to="ordinal"))
-    if top != "1":
-        denominator = _plural(denominator, lang)
-    return f"{whole}{cardinal(top, lang)} {denominator}"
+    one, many = words.FRACTIONS[lang][bottom]
+    return f"{whole}{words.ONE[lang]} {one}" if top == "1" else f"{whole}{cardinal(top, lang)} {many}"
 
 
 _HALF = {"es": "medio", "fr": "demi", "it": "mezzo", "pt_BR": "meio"}
 _A_HALF = {"es": "un medio", "fr": "un demi", "it": "un mezzo", "pt_BR": "um meio"}
 _OUT_OF = {"es": "de", "fr": "sur", "it": "su", "pt_BR": "de"}
-
-
-def _plural(word: str, lang: str) -> str:
-    return word if word.endswith("s") else word + ("i" if lang == "it" and word.endswith("o") else "s")
 
 
 @_say.register

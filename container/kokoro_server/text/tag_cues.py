@@ -156,7 +156,11 @@ def _starts_sentence(reading: Reading, index: int) -> bool:
 def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
     """ "Rocky III", "Final Fantasy VII": two numeral letters or more after a capitalized word are a number."""
     name, numeral = reading.core(index), reading.core(index + 1)
-    if not re.fullmatch(r"[IVX]{2,9}", numeral) or not re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name) or name in _NOT_NAMES:
+    if (
+        not re.fullmatch(r"[IVX]{2,9}", numeral)
+        or not re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name)
+        or name in _NOT_NAMES
+    ):
         return None
     if reading.tokens[index].trail or reading.tokens[index + 1].text[
         len(reading.tokens[index + 1].lead) + len(numeral) :

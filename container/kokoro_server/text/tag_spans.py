@@ -204,6 +204,12 @@ def _percent(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     return _per(Percent(amount), match, reading) if isinstance(amount, Number) else None
 
 
+def _percent_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "5 %-8 %", "5 % – 8 %": two percentages, written apart from their sign."""
+    low, high = _number(match["low"], reading), _number(match["high"], reading)
+    return Range(Percent(low), Percent(high)) if low is not None and high is not None else None
+
+
 def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "2.5 kg", "70 Kg", "5 mg/kg", "3-5 GB", "20 °C", "25 m": a quantity, then its unit."""
     locale = reading.locale
@@ -309,7 +315,7 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
         ),
         pattern_rule(
-            rf"(?P<clock>\d{{1,2}}(?::[0-5]\d)?){_GAP}?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
+            rf"(?P<clock>\d{{1,2}}(?::[0-5]\d)?)(?:{_GAP})?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
             rf"(?:{_GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
             _meridiem,
             flags=re.IGNORECASE,
@@ -321,6 +327,9 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
         ),
         pattern_rule(rf"(?P<n>\S{{1,24}}?){_GAP}(?P<scale>{scales})", _scale_word),
         pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){_GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
+        pattern_rule(
+            rf"(?P<low>{number})(?:{_GAP})?%(?:{_GAP})?[-–—](?:{_GAP})?(?P<high>{number})(?:{_GAP})?%", _percent_range
+        ),
         pattern_rule(rf"(?P<n>{value}){_GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)", _measure),
         pattern_rule(r"(?P<whole>\d{1,3})" + _GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
         pattern_rule(rf"(?P<low>\S{{1,24}}?){_GAP}[-–—]{_GAP}(?P<high>\S{{1,24}}?)", _spaced_range),

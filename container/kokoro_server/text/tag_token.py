@@ -93,6 +93,7 @@ _CLOCK = re.compile(
     r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?|(?P<h2>\d{1,2})(?P<ampm2>[ap]\.?m\.?)",
     re.IGNORECASE,
 )
+_FRENCH_CLOCK = re.compile(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)?")
 _RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
 _DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)s|['’](?P<short>\d0)s")
 _TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
@@ -205,14 +206,22 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
     if (match := patterns["scaled"].fullmatch(core)) is not None and _scales(match, after):
         return Scaled(_number(match, locale), locale.scales[match["scale"]])
     if (match := locale.ordinal.fullmatch(core)) is not None:
-        return Ordinal(match["n"], feminine=bool(match.groupdict().get("feminine")))
+        return ordinal(match)
     if (fraction := _fraction(core)) is not None:
         return fraction
     if (match := _CLOCK.fullmatch(core)) is not None:
         return _clock(match)
+    if locale.language == "fr-fr" and (match := _FRENCH_CLOCK.fullmatch(core)) is not None and int(match["h"]) <= 24:
+        return Time(int(match["h"]), int(match["m"]) if match["m"] else None)  # "18h30", "14h"
     if (match := patterns["plus"].fullmatch(core)) is not None:
         return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
     return None
+
+
+def ordinal(match: re.Match[str]) -> Ordinal:
+    """The ordinal a locale's pattern matched ("21st", "2.ª", "3a")."""
+    groups = match.groupdict()
+    return Ordinal(groups.get("n") or groups["n2"], feminine=bool(groups.get("feminine") or groups.get("feminine2")))
 
 
 def _number(match: re.Match[str], locale: Locale) -> Number:
@@ -391,7 +400,7 @@ def _compound(core: str, locale: Locale) -> Form | None:
         elif part.isdigit() and len(part) <= 3 and not (len(part) > 1 and part.startswith("0")):
             forms.append(Number(part))
         elif (match := locale.ordinal.fullmatch(part)) is not None:
-            forms.append(Ordinal(match["n"]))
+            forms.append(ordinal(match))
         else:
             return None
     if not any(isinstance(form, Word) for form in forms):

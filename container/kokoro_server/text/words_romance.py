@@ -62,6 +62,18 @@ PER_WORDS = {
               "hora": "por hora", "min": "por minuto", "noite": "por noite", "pessoa": "por pessoa",
               "kg": "por quilo", "km": "por quilômetro", "kWh": "por quilowatt-hora", "mo": "por mês"},
 }  # fmt: skip
+# A fraction's denominator -> (one, many): "3/4" is "tres cuartos", "trois quarts", "tre quarti", "três quartos".
+FRACTIONS = {
+    "es": {2: ("medio", "medios"), 3: ("tercio", "tercios"), 4: ("cuarto", "cuartos"), 5: ("quinto", "quintos"),
+           6: ("sexto", "sextos"), 8: ("octavo", "octavos"), 10: ("décimo", "décimos")},
+    "fr": {2: ("demi", "demis"), 3: ("tiers", "tiers"), 4: ("quart", "quarts"), 5: ("cinquième", "cinquièmes"),
+           6: ("sixième", "sixièmes"), 8: ("huitième", "huitièmes"), 10: ("dixième", "dixièmes")},
+    "it": {2: ("mezzo", "mezzi"), 3: ("terzo", "terzi"), 4: ("quarto", "quarti"), 5: ("quinto", "quinti"),
+           6: ("sesto", "sesti"), 8: ("ottavo", "ottavi"), 10: ("decimo", "decimi")},
+    "pt_BR": {2: ("meio", "meios"), 3: ("terço", "terços"), 4: ("quarto", "quartos"), 5: ("quinto", "quintos"),
+              6: ("sexto", "sextos"), 8: ("oitavo", "oitavos"), 10: ("décimo", "décimos")},
+}  # fmt: skip
+ONE = {"es": "un", "fr": "un", "it": "un", "pt_BR": "um"}  # "un cuarto", before a noun
 PERCENT = {"es": "por ciento", "fr": "pour cent", "it": "per cento", "pt_BR": "por cento"}
 JOIN = {"es": "con", "fr": "et", "it": "e", "pt_BR": "e"}  # "42 euros con 97 céntimos"
 TIME_JOIN = {"es": "y", "fr": "heures", "it": "e", "pt_BR": "e"}  # "quince y treinta"

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from kokoro_bench.normalize_kinds import KINDS, Case, load_cases, passes
+from kokoro_bench.normalize_unseen import Form, load_forms
+from kokoro_bench.normalize_unseen import passes as unseen_passes
 from kokoro_server.text.normalize import normalize
 from kokoro_server.text.reading import said_text
 
@@ -105,3 +108,12 @@ def test_twenty_thousand_numeral_letters_pass_through() -> None:
         assert normalize("I" * 20_000, language) == "I" * 20_000
         assert normalize("~" * 20_000, language) == "~" * 20_000
         assert normalize("@" * 20_000, language) == "@" * 20_000
+
+
+EVERYDAY = load_forms(Path(__file__).with_name("normalize_classes.tsv"))
+
+
+@pytest.mark.parametrize("form", EVERYDAY, ids=[f"{f.kind}:{f.language}:{f.written}" for f in EVERYDAY])
+def test_everyday_forms_are_said_as_listeners_say_them(form: Form) -> None:
+    said = said_text(form.written, form.language)
+    assert unseen_passes(said, form), f"said {said!r}; accepted {form.accepted}"

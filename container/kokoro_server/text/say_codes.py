@@ -18,7 +18,7 @@ from itertools import groupby
 
 from . import spoken
 from .forms import Code, Electronic, Telephone
-from .tag_token import sayable
+from .tokens import sayable
 from .words_english import SYMBOLS
 
 _BREAKS = frozenset(" -–—()[]{},;:'\"")  # said as a pause between the groups of a code

@@ -47,7 +47,7 @@ from .forms import (
     Year,
 )
 from .say_codes import Speller, code, digits, electronic, telephone
-from .tag_token import sayable
+from .tokens import sayable
 
 MAX_DIGITS = 15  # longer numbers are said digit by digit (an account number, not an amount)
 _SCALE_KEYS = {"thousand": "k", "million": "M", "billion": "B"}

@@ -43,7 +43,7 @@ from .forms import (
     Year,
 )
 from .say_codes import Speller, code, electronic, telephone
-from .tag_token import sayable
+from .tokens import sayable
 
 _JAPANESE_MYRIADS = (("兆", 10**12), ("億", 10**8), ("万", 10**4))
 _SCALE_VALUES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}

@@ -12,16 +12,11 @@ of at most three dashes): linear in the text.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
 from .forms import (
     Code,
     Date,
-    Decade,
-    Dimensions,
-    Dotted,
-    Electronic,
     Form,
     Fraction,
     Joined,
@@ -31,77 +26,32 @@ from .forms import (
     Ordinal,
     Per,
     Percent,
-    Period,
     Range,
     Said,
     Scaled,
     Signed,
     Symbol,
-    Telephone,
     Time,
     Times,
     Word,
     Year,
 )
 from .locales import Locale
+from .tag_shapes import dated, electronic, shaped, telephone
+from .tokens import is_word, sayable
 
-
-def _mark_ranges() -> str:
-    """The combining marks (Devanagari's vowel signs, accents written apart) as a character class body: a
-    word's letters, though ``\\w`` does not match them."""
-    marks = [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code)) in ("Mn", "Mc", "Me")]
-    ranges, start = [], marks[0]
-    for previous, code in zip(marks, [*marks[1:], None], strict=True):
-        if code != previous + 1:
-            ranges.append(f"\\u{start:04x}-\\u{previous:04x}" if previous > start else f"\\u{start:04x}")
-            start = code if code is not None else start
-    return "".join(ranges)
-
-
-MARKS = _mark_ranges()
-_LETTER = rf"(?:[^\W\d_]|[{MARKS}])"
-WORD = re.compile(rf"{_LETTER}+(?:['’.\-]{_LETTER}+)*\.?")  # letters, with inner apostrophes, hyphens, dots
 VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
           "⅝": "5/8", "⅞": "7/8", "⅙": "1/6", "⅚": "5/6"}  # fmt: skip
 DASHES = "-–—~〜～"
 # Signs that say something wherever they stand; a token without a digit or one of them is read as written.
 SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹°/~≈<>≤≥×")
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
-# Top-level domains a web address ends in (and every two-letter country code).
-TLDS = frozenset(
-    "com org net edu gov mil int io ai app dev co info biz me tv us uk ca au de fr es it nl be ch at se no dk fi "
-    "ie nz za in jp cn br mx ar cl pe ru pl pt gr cz hu ro tr il sg hk tw kr my ph id vn th ae sa eg ng ke "
-    "cloud online site store shop tech xyz health news blog page ly to gg fm so".split()
-)
-_EMAIL = re.compile(r"[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
-_URL = re.compile(
-    r"(?:(?P<scheme>https?|ftp)://)?(?P<host>(?:[\w-]{1,63}\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?::\d{1,5})?"
-    r"(?P<path>[/?#][^\s]{0,300})?",
-)
-_HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
-_HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
-_HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
-_PHONE = re.compile(
-    r"(?P<plus>\+)?(?:(?P<country>\d{1,3})[-.])?(?:\((?P<area1>\d{3})\)|(?P<area2>\d{3}))[-.]?"
-    r"(?P<exchange>\d{3})[-.](?P<line>\d{4})"
-    r"|(?P<local>[2-9]\d{2}-\d{4})"
-    r"|(?P<intl>\+\d{1,3}(?:[-.]\d{1,4}){2,5})"
-)
-_ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
-_NUMERIC_DATE = re.compile(r"(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|(?<=/)\d{2})")
 _CLOCK = re.compile(
     r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?|(?P<h2>\d{1,2})(?P<ampm2>[ap]\.?m\.?)",
     re.IGNORECASE,
 )
 _FRENCH_CLOCK = re.compile(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)?")
-_RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
-_DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)s|['’](?P<short>\d0)s")
-_TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
-_DIMENSIONS = re.compile(r"\d{1,5}(?:\.\d{1,2})?(?:[x×]\d{1,5}(?:\.\d{1,2})?){1,2}")
-_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
-_VERSION = re.compile(r"(?P<v>[vV])?(?P<parts>\d{1,5}(?:\.\d{1,5}){2,6})|(?P<v2>[vV])(?P<parts2>\d{1,5}(?:\.\d{1,5})?)")
 _FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})")
-_PERIOD = re.compile(r"(?P<letter>[QH])(?P<n>[1-4])(?:['’](?P<short>\d\d))?|(?P<n2>[1-4])Q|FY\s?(?P<fy>\d{4}|\d\d)")
 
 
 @cache
@@ -142,12 +92,6 @@ def read_number(written: str, locale: Locale) -> Number | None:
     return Number(whole, fraction if mark else None, negative=sign in "-−" and bool(sign), plus=sign == "+")
 
 
-def is_word(text: str) -> bool:
-    """Letters, with inner apostrophes, hyphens or dots ("well-known", "e.g."); not "½" or "²", which the
-    pattern's letter class lets through."""
-    return WORD.fullmatch(text) is not None and not any(char.isnumeric() for char in text)
-
-
 def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Form | None:
     """What ``core`` is, read whole; ``None`` for a plain word, said as written. ``before`` and ``after``
     are the cores of the tokens around it, for the few classes that their neighbours decide ("10M users")."""
@@ -156,10 +100,10 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     if core in locale.abbreviations:
         return Said(locale.abbreviations[core])
     if is_word(core):
-        if "." in core[:-1] and (address := _electronic(core)) is not None:
+        if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"
         return _word(core, locale)
-    form = _quantity(core, locale, after) or _electronic(core) or _telephone(core) or _dated(core, locale)
+    form = _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
     if form is None:
         form = _range(core, locale) or _compound(core, locale)
     if form is None:
@@ -181,7 +125,7 @@ def _word(core: str, locale: Locale) -> Form | None:
 def quantity(core: str, locale: Locale, after: str = "") -> Form | None:
     """``core`` read as an amount, a percentage, a measure, a number, a time or a date alone, or ``None``:
     what a side of a range may be."""
-    return _quantity(core, locale, after) or _dated(core, locale)
+    return _quantity(core, locale, after) or dated(core, locale)
 
 
 def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
@@ -291,63 +235,6 @@ def _clock(match: re.Match[str]) -> Time | None:
     return Time(hour, minute, second, ampm + "m" if ampm else None, twenty_four=twenty_four)
 
 
-def _electronic(core: str) -> Form | None:
-    if "@" in core:
-        if _EMAIL.fullmatch(core):
-            return Electronic(core, "email")
-        if _HANDLE.fullmatch(core):
-            return Electronic(core, "handle")
-        return None
-    if core.startswith("#"):
-        if (match := _HASH_CODE.fullmatch(core)) is not None:
-            return Code(match["code"], number_sign=True)
-        return Electronic(core, "hashtag") if _HASHTAG.fullmatch(core) else None
-    match = _URL.fullmatch(core)
-    if match is None or match["tld"].lower() not in TLDS:
-        return None
-    labels = match["host"].split(".")
-    plain = not match["scheme"] and labels[0].lower() != "www" and not match["path"]
-    if plain and (any(len(label) < 2 for label in labels) or labels[-1].isupper() or _numbers(labels)):
-        return None  # "e.g", "A.B", "3.5.US" are not addresses
-    return Electronic(core, "url")
-
-
-def _numbers(labels: list[str]) -> bool:
-    return all(label.isdigit() for label in labels[:-1])
-
-
-def _telephone(core: str) -> Telephone | None:
-    match = _PHONE.fullmatch(core)
-    if match is None:
-        return None
-    groups = tuple(re.findall(r"\d+", core))
-    return Telephone(groups, plus=core.startswith("+"))
-
-
-def _dated(core: str, locale: Locale) -> Form | None:
-    """A date written in numbers ("2024-03-07", "15-01-2020", "31.12.1990", "1/5/26"), or a decade."""
-    if (match := _ISO_DATE.fullmatch(core)) is not None:
-        return _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
-    if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
-        first, second = int(match["a"]), int(match["b"])
-        month, day = (second, first) if locale.day_first else (first, second)
-        if month > 12:  # the written order says otherwise: "25/12/2026" can only be day first
-            month, day = day, month
-        year = match["y"] if len(match["y"]) == 4 else f"20{match['y']}"
-        return _date(year, month, day, day_first=locale.day_first)
-    if (match := _DECADE.fullmatch(core)) is not None:
-        return Decade(match["decade"] or match["short"], match["century"])
-    return None
-
-
-def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | None:
-    import calendar
-
-    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(int(year) or 2000, month)[1]):
-        return None
-    return Date(year, month, day, day_first=day_first)
-
-
 def _range(core: str, locale: Locale) -> Form | None:
     """Two quantities, months or weekdays joined by a dash: "3–5", "$10-20", "50%-60%", "9am–5pm", "Mon–Fri"."""
     cuts = [index for index, char in enumerate(core) if char in DASHES and 0 < index < len(core) - 1]
@@ -408,40 +295,10 @@ def _compound(core: str, locale: Locale) -> Form | None:
     return Joined(tuple(forms), hyphens=True)
 
 
-def sayable(letters: str) -> bool:
-    """Whether a run of letters is said as a word ("COVID", "Save", "day") rather than letter by letter
-    ("TKT", "SKU", "W"): written in lower or mixed case, or in capitals long enough to be a word, with a vowel
-    and no four consonants in a row."""
-    if not letters.isupper():
-        return True
-    if len(letters) < 4:
-        return False
-    lower = letters.lower()
-    return any(vowel in lower for vowel in "aeiouy") and re.search(r"[^aeiouy]{4}", lower) is None
-
-
 def _other(core: str, locale: Locale, before: str) -> Form | None:
-    """Multipliers, sizes, versions, IP addresses, ratios, periods, signs: the rest of the classes."""
-    if (match := _TIMES.fullmatch(core)) is not None:
-        amount = match["a"] or match["b"]
-        return Times(read_number(amount, locale) or Number(amount), letter=before.lower() in ("a", "an", "the"))
-    if _DIMENSIONS.fullmatch(core):
-        sides = re.split("[x×]", core)
-        return Dimensions(tuple(read_number(side, locale) or Number(side) for side in sides))
-    if _IP.fullmatch(core) and all(int(part) <= 255 for part in core.split(".")):
-        return Dotted(tuple(core.split(".")), "ip")
-    if (match := _VERSION.fullmatch(core)) is not None:
-        parts = (match["parts"] or match["parts2"]).split(".")
-        return Dotted(tuple(parts), "version", prefix=match["v"] or match["v2"] or "")
-    if (match := _RATIO.fullmatch(core)) is not None:
-        return Range(Number(match["a"]), Number(match["b"]))
-    if (match := _PERIOD.fullmatch(core)) is not None:
-        if match["fy"]:
-            return Period("FY", None, match["fy"])
-        letter = match["letter"] or "Q"
-        if letter == "H" and not match["short"]:
-            return None  # "H1" alone may be a heading: read in context (``tag_cues``)
-        return Period(letter, int(match["n"] or match["n2"]), match["short"])
+    """Numbers after "#", sharps, words joined by a slash, grades: the rest of the classes."""
+    if (form := shaped(core, before)) is not None:
+        return form
     if (match := _patterns(locale)["hash_number"].fullmatch(core)) is not None:
         return Joined((Symbol("#"), read_number(match["n"], locale) or Number(match["n"])))
     if re.fullmatch(r"[A-G]#", core):
@@ -453,7 +310,3 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
         head: Form = Word(letters) if sayable(letters) else Code(letters)
         return Joined((head, *(Symbol("+") for _ in range(len(core) - len(letters)))))  # "A+", "C++", "Disney+"
     return None
-
-
-def is_year(number: Number) -> bool:
-    return not number.fraction and len(number.whole) == 4 and 1100 <= int(number.whole) <= 2099

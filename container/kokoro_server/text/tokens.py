@@ -1,5 +1,5 @@
 """A text as the normalizer reads it: tokens, each a run of characters between spaces, with the punctuation
-around it set apart ("($12.99/mo)," is "(", "$12.99/mo", "),").
+around it set apart ("($12.99/mo)," is "(", "$12.99/mo", "),"); and what in a token is a word.
 
 Chinese and Japanese letters, written without spaces, make tokens of their own ("重さは2.5kgです。" is
 "重さは", "2.5kg", "です。"): they are words the normalizer reads around, never a part of a number. A token's
@@ -11,6 +11,7 @@ linear in the text.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,6 +23,25 @@ _WIDE = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]")
 LEADING = frozenset("([{\"“«¿¡*‘'’—–")
 TRAILING = frozenset(")]}\"”»,;:!?…*'’—–.")
 _QUOTES = frozenset("'’‘")
+
+
+def _mark_ranges() -> str:
+    """The combining marks (Devanagari's vowel signs, accents written apart) as a character class body: a
+    word's letters, though ``\\w`` does not match them."""
+    marks = [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code)) in ("Mn", "Mc", "Me")]
+    ranges, start = [], marks[0]
+    for previous, code in zip(marks, [*marks[1:], None], strict=True):
+        if code != previous + 1:
+            ranges.append(f"\\u{start:04x}-\\u{previous:04x}" if previous > start else f"\\u{start:04x}")
+            start = code if code is not None else start
+    return "".join(ranges)
+
+
+MARKS = _mark_ranges()
+_LETTER = rf"(?:[^\W\d_]|[{MARKS}])"
+WORD = re.compile(rf"{_LETTER}+(?:['’.\-]{_LETTER}+)*\.?")  # letters, with inner apostrophes, hyphens, dots
+
+
 DOTTED_INITIALS = re.compile(r"(?:[^\W\d_]\.){2,}")  # "e.g.", "p.m.", "U.S."
 
 
@@ -78,3 +98,21 @@ def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
 def _initials(word: str, start: int, end: int) -> bool:
     """Whether the token ends in letters each followed by a dot ("e.g.", "a.m."): its last dot is its own."""
     return DOTTED_INITIALS.fullmatch(word, start, end + 1) is not None
+
+
+def is_word(text: str) -> bool:
+    """Letters, with inner apostrophes, hyphens or dots ("well-known", "e.g."); not "½" or "²", which the
+    pattern's letter class lets through."""
+    return WORD.fullmatch(text) is not None and not any(char.isnumeric() for char in text)
+
+
+def sayable(letters: str) -> bool:
+    """Whether a run of letters is said as a word ("COVID", "Save", "day") rather than letter by letter
+    ("TKT", "SKU", "W"): written in lower or mixed case, or in capitals long enough to be a word, with a vowel
+    and no four consonants in a row."""
+    if not letters.isupper():
+        return True
+    if len(letters) < 4:
+        return False
+    lower = letters.lower()
+    return any(vowel in lower for vowel in "aeiouy") and re.search(r"[^aeiouy]{4}", lower) is None

@@ -1,0 +1,128 @@
+"""What a token is by its shape alone, whatever the language: e-mail and web addresses, handles and hashtags,
+telephone numbers, dates written in numbers, decades, versions and IP addresses, multipliers and sizes,
+ratios, and the periods of a business year ("Q3", "FY2026"). Each is one bounded pattern matched on the whole
+token (``tag_token.classify`` asks for them in its order).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+
+from .forms import Code, Date, Decade, Dimensions, Dotted, Electronic, Form, Number, Period, Range, Telephone, Times
+from .locales import Locale
+
+# Top-level domains a web address ends in (and every two-letter country code).
+TLDS = frozenset(
+    "com org net edu gov mil int io ai app dev co info biz me tv us uk ca au de fr es it nl be ch at se no dk fi "
+    "ie nz za in jp cn br mx ar cl pe ru pl pt gr cz hu ro tr il sg hk tw kr my ph id vn th ae sa eg ng ke "
+    "cloud online site store shop tech xyz health news blog page ly to gg fm so".split()
+)
+_EMAIL = re.compile(r"[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
+_URL = re.compile(
+    r"(?:(?P<scheme>https?|ftp)://)?(?P<host>(?:[\w-]{1,63}\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?::\d{1,5})?"
+    r"(?P<path>[/?#][^\s]{0,300})?",
+)
+_HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
+_HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
+_HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
+_PHONE = re.compile(
+    r"(?P<plus>\+)?(?:(?P<country>\d{1,3})[-.])?(?:\((?P<area1>\d{3})\)|(?P<area2>\d{3}))[-.]?"
+    r"(?P<exchange>\d{3})[-.](?P<line>\d{4})"
+    r"|(?P<local>[2-9]\d{2}-\d{4})"
+    r"|(?P<intl>\+\d{1,3}(?:[-.]\d{1,4}){2,5})"
+)
+_ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
+_NUMERIC_DATE = re.compile(r"(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|(?<=/)\d{2})")
+_RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
+_DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)s|['’](?P<short>\d0)s")
+_TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
+_DIMENSIONS = re.compile(r"\d{1,5}(?:\.\d{1,2})?(?:[x×]\d{1,5}(?:\.\d{1,2})?){1,2}")
+_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+_VERSION = re.compile(r"(?P<v>[vV])?(?P<parts>\d{1,5}(?:\.\d{1,5}){2,6})|(?P<v2>[vV])(?P<parts2>\d{1,5}(?:\.\d{1,5})?)")
+_PERIOD = re.compile(r"(?P<letter>[QH])(?P<n>[1-4])(?:['’](?P<short>\d\d))?|(?P<n2>[1-4])Q|FY\s?(?P<fy>\d{4}|\d\d)")
+
+
+def electronic(core: str) -> Form | None:
+    if "@" in core:
+        if _EMAIL.fullmatch(core):
+            return Electronic(core, "email")
+        if _HANDLE.fullmatch(core):
+            return Electronic(core, "handle")
+        return None
+    if core.startswith("#"):
+        if (match := _HASH_CODE.fullmatch(core)) is not None:
+            return Code(match["code"], number_sign=True)
+        return Electronic(core, "hashtag") if _HASHTAG.fullmatch(core) else None
+    match = _URL.fullmatch(core)
+    if match is None or match["tld"].lower() not in TLDS:
+        return None
+    labels = match["host"].split(".")
+    plain = not match["scheme"] and labels[0].lower() != "www" and not match["path"]
+    if plain and (any(len(label) < 2 for label in labels) or labels[-1].isupper() or _numbers(labels)):
+        return None  # "e.g", "A.B", "3.5.US" are not addresses
+    return Electronic(core, "url")
+
+
+def _numbers(labels: list[str]) -> bool:
+    return all(label.isdigit() for label in labels[:-1])
+
+
+def telephone(core: str) -> Telephone | None:
+    match = _PHONE.fullmatch(core)
+    if match is None:
+        return None
+    groups = tuple(re.findall(r"\d+", core))
+    return Telephone(groups, plus=core.startswith("+"))
+
+
+def dated(core: str, locale: Locale) -> Form | None:
+    """A date written in numbers ("2024-03-07", "15-01-2020", "31.12.1990", "1/5/26"), or a decade."""
+    if (match := _ISO_DATE.fullmatch(core)) is not None:
+        return _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
+    if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
+        first, second = int(match["a"]), int(match["b"])
+        month, day = (second, first) if locale.day_first else (first, second)
+        if month > 12:  # the written order says otherwise: "25/12/2026" can only be day first
+            month, day = day, month
+        year = match["y"] if len(match["y"]) == 4 else f"20{match['y']}"
+        return _date(year, month, day, day_first=locale.day_first)
+    if (match := _DECADE.fullmatch(core)) is not None:
+        return Decade(match["decade"] or match["short"], match["century"])
+    return None
+
+
+def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | None:
+    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(int(year) or 2000, month)[1]):
+        return None
+    return Date(year, month, day, day_first=day_first)
+
+
+def shaped(core: str, before: str = "") -> Form | None:
+    """Multipliers ("2x", "x2"; "a 10x engineer" after an article), sizes ("1920x1080"), IP addresses, versions
+    ("v2.4.1", "1.2.3"), ratios ("16:9") and periods ("Q3", "Q2'25", "FY2026"; "H1" alone is left to context)."""
+    if (match := _TIMES.fullmatch(core)) is not None:
+        return Times(_plain_number(match["a"] or match["b"]), letter=before.lower() in ("a", "an", "the"))
+    if _DIMENSIONS.fullmatch(core):
+        return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core)))
+    if _IP.fullmatch(core) and all(int(part) <= 255 for part in core.split(".")):
+        return Dotted(tuple(core.split(".")), "ip")
+    if (match := _VERSION.fullmatch(core)) is not None:
+        parts = (match["parts"] or match["parts2"]).split(".")
+        return Dotted(tuple(parts), "version", prefix=match["v"] or match["v2"] or "")
+    if (match := _RATIO.fullmatch(core)) is not None:
+        return Range(Number(match["a"]), Number(match["b"]))
+    if (match := _PERIOD.fullmatch(core)) is not None:
+        if match["fy"]:
+            return Period("FY", None, match["fy"])
+        letter = match["letter"] or "Q"
+        if letter == "H" and not match["short"]:
+            return None  # "H1" alone may be a heading: read in context (``tag_cues``)
+        return Period(letter, int(match["n"] or match["n2"]), match["short"])
+    return None
+
+
+def _plain_number(written: str) -> Number:
+    """ "2", "1.5": the numbers of a multiplier or a size, written with a dot in every language."""
+    whole, dot, fraction = written.partition(".")
+    return Number(whole, fraction if dot else None)

@@ -32,7 +32,7 @@ class Locale:
     titles: frozenset[str]  # abbreviations before a name ("Dr."): their dot never ends a sentence
     months: Mapping[str, int]  # written month names and short forms -> 1..12
     weekdays: Mapping[str, str]  # written short forms -> the day's name
-    per_words: Mapping[str, str]  # what may follow "/" in a rate -> its key
+    per_words: frozenset[str]  # what after "/" makes a rate even between words ("beats/min", "items/day")
     ordinal: re.Pattern[str]  # a written ordinal: group "n", and "feminine" where the language marks it
     spaced_units: Mapping[str, str] = field(default_factory=dict)  # units read only after a space ("25 m")
 
@@ -42,6 +42,13 @@ class Locale:
         if key is None and len(written) >= 2:
             key = _folded(self).get(written.casefold())
         return key
+
+    def per(self, written: str) -> str | None:
+        """What a rate is per, from what follows its "/" ("$29/mo", "5 mg/kg", "$5/user"): a unit's key, or a
+        word as written (each verbalizer says it: "per month", "al mes"); ``None`` for anything else."""
+        if (unit := self.unit(written)) is not None:
+            return unit
+        return written if 0 < len(written) <= 15 and written.isalpha() else None
 
     def keeps_dot(self, word: str) -> bool:
         """Whether ``word``, ending in a dot, is an abbreviation whose dot is its own ("etc.", "Jan.")."""
@@ -99,7 +106,7 @@ def locale_of(language: str) -> Locale | None:
             titles=english.TITLES,
             months=_month_names(english.MONTHS, short=True),
             weekdays=english.WEEKDAYS,
-            per_words=english.PER_WORDS,
+            per_words=frozenset(english.PER_WORDS) | frozenset(english.UNITS),
             ordinal=_ENGLISH_ORDINAL,
             spaced_units={unit: unit for unit in english.SPACED_UNITS},
         )
@@ -117,7 +124,7 @@ def locale_of(language: str) -> Locale | None:
             titles=frozenset(),
             months=_month_names(romance.MONTHS[lang].split(), short=False),
             weekdays={},
-            per_words=romance.PER_WORDS[lang],
+            per_words=frozenset(romance.PER_WORDS[lang]) | frozenset(romance.UNIT_WORDS[lang]),
             ordinal=_ORDINALS[lang],
         )
     if language in SIGNS:
@@ -133,7 +140,7 @@ def locale_of(language: str) -> Locale | None:
             titles=frozenset(),
             months={},
             weekdays={},
-            per_words=signs.PER_WORDS[language],
+            per_words=frozenset(signs.PER_WORDS[language]) | frozenset(signs.UNITS[language]),
             ordinal=_ENGLISH_ORDINAL,
         )
     return None

@@ -50,6 +50,7 @@ from .words_english import (
     CURRENCIES,
     FRACTION_DENOMINATORS,
     MONTHS,
+    PER_WORDS,
     QUALIFIERS,
     SPACED_UNITS,
     STREET_TYPES,
@@ -161,7 +162,10 @@ def _(form: Measure, british: bool) -> str:
 
 @_say.register
 def _(form: Per, british: bool) -> str:
-    per = unit_words(form.unit, False, british) if form.unit in UNITS or form.unit in SPACED_UNITS else form.unit
+    if form.unit in UNITS or form.unit in SPACED_UNITS:
+        per = unit_words(form.unit, False, british)
+    else:
+        per = PER_WORDS.get(form.unit) or PER_WORDS.get(form.unit.lower()) or form.unit
     return f"{say(form.what, british)} per {per}"
 
 

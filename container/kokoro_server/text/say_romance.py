@@ -181,7 +181,11 @@ def _(form: Measure, lang: str) -> str:
 
 @_say.register
 def _(form: Per, lang: str) -> str:
-    return f"{say(form.what, lang)} {form.unit}"
+    phrase = words.PER_WORDS[lang].get(form.unit)
+    if phrase is None:
+        unit = words.UNIT_WORDS[lang].get(form.unit, (form.unit,))[0].split(" ", 1)[-1]  # "un kilo": kilo
+        phrase = f"{words.BY[lang]} {unit}"  # "por usuario", "par utilisateur"
+    return f"{say(form.what, lang)} {phrase}"
 
 
 @_say.register

@@ -131,12 +131,8 @@ def _(form: Measure, language: str) -> str:
 
 @_say.register
 def _(form: Per, language: str) -> str:
-    per = words.PER_SAID[language]
-    return (
-        f"{say(form.what, language)}{per.format(form.unit)}"
-        if language == "ja"
-        else f"{say(form.what, language)} {per.format(form.unit)}"
-    )
+    per = words.PER_SAID[language].format(words.PER_WORDS[language].get(form.unit, form.unit))
+    return _joined(language, say(form.what, language), per)
 
 
 @_say.register

@@ -169,7 +169,7 @@ def _per(form: Form, match: re.Match[str], reading: Reading) -> Form | None:
     written = match.groupdict().get("per")
     if not written:
         return form
-    per = reading.locale.per_words.get(written) or reading.locale.unit(written)
+    per = reading.locale.per(written)
     return Per(form, per) if per else None
 
 
@@ -218,7 +218,7 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     if unit is None and "/" in written_unit:
         written_unit, _, written_per = written_unit.partition("/")
         unit = locale.unit(written_unit)
-        per = locale.per_words.get(written_per) or locale.unit(written_per)
+        per = locale.per(written_per)
         if per is None:
             return None
     if unit is None:

@@ -201,11 +201,11 @@ def _scales(match: re.Match[str], after: str) -> bool:
 
 def _per(core: str, locale: Locale) -> Form | None:
     what, _, per = core.rpartition("/")
-    per_key = locale.per_words.get(per) or locale.per_words.get(per.casefold()) or locale.unit(per)
+    per_key = locale.per(per)
     if not what or per_key is None:
         return None
-    if is_word(what) and not what.isupper():
-        return Per(Word(what), per_key)  # "beats/min"
+    if what.isalpha() and not what.isupper():
+        return Per(Word(what), per_key) if per in locale.per_words else None  # "beats/min", not "and/or"
     amount = _quantity(what, locale)
     if isinstance(amount, (Money, Percent, Measure, Number, Scaled)):
         return Per(amount, per_key)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from . import words_english as english
+from .tokens import is_word
 from . import words_romance as romance
 from . import words_signs as signs
 
@@ -48,7 +49,7 @@ class Locale:
         word as written (each verbalizer says it: "per month", "al mes"); ``None`` for anything else."""
         if (unit := self.unit(written)) is not None:
             return unit
-        return written if 0 < len(written) <= 15 and written.isalpha() else None
+        return written if 0 < len(written) <= 15 and is_word(written) and "." not in written else None
 
     def keeps_dot(self, word: str) -> bool:
         """Whether ``word``, ending in a dot, is an abbreviation whose dot is its own ("etc.", "Jan.")."""

@@ -50,12 +50,15 @@ class Case:
     accepted: tuple[str, ...]
 
 
-def load_cases(path: Path = CASES) -> list[Case]:
+def read_table(path: Path) -> list[Case]:
+    """The rows of a table of written forms: kind, language, written form, accepted forms (separated by |)."""
     with path.open(encoding="utf-8") as table:
         rows = csv.reader((line for line in table if line.strip() and not line.startswith("#")), delimiter="\t")
-        cases = [
-            Case(kind, language, written, tuple(accepted.split("|"))) for kind, language, written, accepted in rows
-        ]
+        return [Case(kind, language, written, tuple(accepted.split("|"))) for kind, language, written, accepted in rows]
+
+
+def load_cases(path: Path = CASES) -> list[Case]:
+    cases = read_table(path)
     unknown = {(c.kind, c.language) for c in cases if c.kind not in KINDS or c.language not in LANGUAGES}
     if unknown:
         raise ValueError(f"{path}: unknown kind or language {sorted(unknown)}; kinds: {KINDS}, languages: {LANGUAGES}")

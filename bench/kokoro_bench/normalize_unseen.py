@@ -18,12 +18,12 @@ checkout first on the path); each label's result is kept in normalize_unseen.jso
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from .normalize_kinds import Case, read_table
 
 CASES = Path("docs/bench/normalize_unseen.tsv")  # from the repository root, where the results go too
 DIGITS_SAID_BY_READER = frozenset({"hi", "ja"})
@@ -38,18 +38,11 @@ _SAID_AS = {
 _NAMES = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _SAID_AS), key=len, reverse=True)) + r")\b")
 
 
-@dataclass(frozen=True)
-class Form:
-    kind: str
-    language: str
-    written: str
-    accepted: tuple[str, ...]
+Form = Case  # a written form, its class and language, and what a listener accepts
 
 
 def load_forms(path: Path = CASES) -> list[Form]:
-    with path.open(encoding="utf-8") as table:
-        rows = csv.reader((line for line in table if line.strip() and not line.startswith("#")), delimiter="\t")
-        return [Form(kind, language, written, tuple(accepted.split("|"))) for kind, language, written, accepted in rows]
+    return read_table(path)
 
 
 def plain(text: str, language: str) -> str:

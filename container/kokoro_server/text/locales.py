@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from . import words_english as english
-from .tokens import is_word
 from . import words_romance as romance
 from . import words_signs as signs
+from .tokens import is_word
 
 ROMANCE = {"es": "es", "fr-fr": "fr", "it": "it", "pt-br": "pt_BR"}  # ours -> num2words' language code
 SIGNS = ("hi", "ja")  # languages whose readers say digits: the normalizer says their signs

@@ -154,8 +154,8 @@ def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
 
 
-def _amount_then_sign(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "12,99 €", "20 USD", "1.500 €": an amount, then its currency."""
+def _money_apart(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """An amount and its currency written apart, either way round: "12,99 €", "20 USD", "€ 42,97", "USD 250"."""
     amount = _amount(match["n"], reading)
     sign = match["sign"]
     if amount is None or sign not in reading.locale.currencies:
@@ -323,7 +323,7 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
         pattern_rule(rf"(?P<clock>\S{{3,12}}?){_GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
         pattern_rule(
             rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){_GAP}(?P<sign>{signs})(?:/(?P<per>\w{{1,10}}))?",
-            _amount_then_sign,
+            _money_apart,
         ),
         pattern_rule(rf"(?P<n>\S{{1,24}}?){_GAP}(?P<scale>{scales})", _scale_word),
         pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){_GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
@@ -378,20 +378,10 @@ def sign_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     number = _number_pattern(locale)
     money = pattern_rule(
         rf"(?P<q>{QUALIFIER})?(?P<sign>\S{{1,4}}?){_GAP}(?P<n>{number}(?:[kKMB]|bn)?)(?:/(?P<per>\w{{1,10}}))?",
-        _sign_then_amount,
+        _money_apart,
     )
     for sign in locale.currencies:
         rules[sign.lower()] = (money,)
     for period in ("q1", "q2", "q3", "q4", "h1", "h2", "fy", "1q", "2q", "3q", "4q"):
         rules[period] = (PERIOD_YEAR,)
     return rules
-
-
-def _sign_then_amount(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "€ 42,97", "R$ 20,50", "USD 250": a currency written before its amount, apart."""
-    amount = _amount(match["n"], reading)
-    sign = match["sign"]
-    if amount is None or sign not in reading.locale.currencies:
-        return None
-    money = _per(Money(amount, reading.locale.currencies[sign], sign=sign), match, reading)
-    return Signed(match["q"], money) if match["q"] and money is not None else money

@@ -1,5 +1,6 @@
 """What Spanish, French, Italian and Brazilian Portuguese voices say for signs, units, short forms and
-parts of an address (keyed by num2words' language code). Data only; the tagger reads with it (``tag_cues_romance``), ``say_romance`` says it.
+parts of an address (keyed by num2words' language code). Data only; the tagger reads with it
+(``tag_cues_romance``), ``say_romance`` says it.
 """
 
 from __future__ import annotations

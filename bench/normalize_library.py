@@ -2,10 +2,11 @@
 verbalizer on PyPI), side by side in one process, on the English forms of docs/bench/normalize_unseen.tsv.
 
 NeMo is not one of the project's dependencies (pynini and its grammars are about 900 MB with what they
-pull in), so the study runs in a virtual environment of its own, with this repository on the path:
+pull in), so this study is a script beside the bench package, not a module of it, and runs in a virtual
+environment of its own, with this repository on the path:
 
     uv venv /tmp/nemo && VIRTUAL_ENV=/tmp/nemo uv pip install nemo_text_processing num2words
-    PYTHONPATH=container:core:bench /tmp/nemo/bin/python -m kokoro_bench.normalize_library \\
+    PYTHONPATH=container:core:bench /tmp/nemo/bin/python bench/normalize_library.py \\
         --out docs/bench/normalize_library.json
 
 It measures, for each: the forms read right (as ``kokoro_bench.normalize_unseen`` counts them), the time
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .normalize_unseen import CASES, load_forms, passes
+from kokoro_bench.normalize_unseen import CASES, load_forms, passes
 
 
 def _measure(say: Callable[[str], str], first_use_s: float) -> dict[str, object]:
@@ -63,7 +64,7 @@ def main() -> None:
 
     nemo = Normalizer(input_case="cased", lang="en", cache_dir=args.cache)
     theirs = _measure(lambda text: nemo.normalize(text, punct_post_process=True), time.perf_counter() - started)
-    result = {"command": "PYTHONPATH=container:core:bench /tmp/nemo/bin/python -m kokoro_bench.normalize_library",
+    result = {"command": "PYTHONPATH=container:core:bench /tmp/nemo/bin/python bench/normalize_library.py",
               "this": ours, "nemo_text_processing": theirs}  # fmt: skip
     print(json.dumps(result, indent=2))
     if args.out:

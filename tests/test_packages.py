@@ -10,12 +10,10 @@ import cycle does that), so a docs generator, a plugin host or a REPL may import
 from __future__ import annotations
 
 import ast
-import os
 import re
 import subprocess
 import sys
 import tomllib
-from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
@@ -48,15 +46,21 @@ def declared(member: str) -> tuple[str, set[str]]:
     return normalized(project["name"]), names
 
 
-def imported_roots(package: Path) -> set[str]:
-    roots: set[str] = set()
+def imported_modules(package: Path) -> set[str]:
+    """The dotted names that ``package`` imports absolutely, anywhere, lazily or not (``from a import b``: a, a.b)."""
+    names: set[str] = set()
     for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
-                roots.update(alias.name.split(".")[0] for alias in node.names)
+                names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                roots.add(node.module.split(".")[0])
-    return roots - set(sys.stdlib_module_names) - {"__future__"}
+                names.add(node.module)
+                names.update(f"{node.module}.{alias.name}" for alias in node.names)  # a submodule, or not a module
+    return {name for name in names if name.split(".")[0] not in sys.stdlib_module_names} - {"__future__"}
+
+
+def imported_roots(package: Path) -> set[str]:
+    return {name.split(".")[0] for name in imported_modules(package)}
 
 
 @pytest.mark.parametrize("member", sorted(MEMBERS))
@@ -100,26 +104,24 @@ def module_names(package: Path, root: Path) -> list[str]:
     return names
 
 
-def imports_alone(module: str) -> str | None:
-    """None when ``module`` imports first thing in a fresh interpreter; else the end of its traceback."""
-    result = subprocess.run(
-        [sys.executable, "-c", "import importlib, sys; importlib.import_module(sys.argv[1])", module],
-        cwd=ROOT,  # the CDK app (stacks) imports from the repository root, as `cdk synth` runs it
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    return None if result.returncode == 0 else result.stderr.strip().splitlines()[-1]
-
-
 def test_every_module_imports_alone_in_a_fresh_interpreter() -> None:
+    """Each module is imported first, in a process of its own forked after the third-party libraries the
+    project imports were loaded (``tests/first_import.py``): a project module's import never follows another's."""
     modules = [
         name for member, package in MEMBERS.items() for name in module_names(ROOT / member / package, ROOT / member)
     ]
     modules += module_names(ROOT / "stacks", ROOT)
     assert len(modules) > 100 and "kokoro_tools.commands" in modules and "stacks.handlers.hub" in modules
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        failures = {
-            module: error for module, error in zip(modules, pool.map(imports_alone, modules), strict=True) if error
-        }
+    packages = [ROOT / member / package for member, package in MEMBERS.items()] + [ROOT / "stacks"]
+    ours = set(WORKSPACE_MODULES) | {"stacks"}
+    libraries = {name for package in packages for name in imported_modules(package) if name.split(".")[0] not in ours}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "first_import.py"), *sorted(libraries), "--", *modules],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    failures = dict(line.split("\t", 1) for line in result.stdout.splitlines() if "\t" in line)
     assert failures == {}

@@ -86,7 +86,7 @@ LANGUAGES = ("en-us", "es", "fr-fr", "it", "pt-br", "hi", "ja")
 
 def _seconds(text: str, language: str) -> float:
     best = float("inf")
-    for _ in range(5):  # the best of five: a busy machine slows some runs, never speeds one up
+    for _ in range(3):  # the best of three: a busy machine slows some runs, never speeds one up
         start = time.perf_counter()
         normalize(text, language)
         best = min(best, time.perf_counter() - start)
@@ -97,7 +97,6 @@ def _seconds(text: str, language: str) -> float:
 def test_hostile_texts_take_time_in_proportion_to_their_length(unit: str) -> None:
     for language in LANGUAGES:
         short, long = unit * (2_500 // len(unit)), unit * (20_000 // len(unit))
-        assert isinstance(normalize(long, language), str)
         ratio = _seconds(long, language) / max(_seconds(short, language), 1e-6)
         # Linear is 8x; a quadratic rule would take 64x. Half of that leaves room for a busy machine.
         assert ratio < 32, f"{language}: 8x the text took {ratio:.0f}x the time (quadratic would be 64x)"

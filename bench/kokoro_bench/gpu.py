@@ -98,15 +98,16 @@ def main() -> None:
     replies = load_replies(AGENT_REPLIES)
     chunks = [chunk for text in replies.values() for chunk in chunk_text(text)][: plan["chunks"]]
     engines: list[dict] = []
+    fastest: dict | None = None
     floor: Engine | None = None  # the fastest mode's engine, kept for the sweep
     for mode in plan["modes"]:
         figures, engine = engine_rtf(float_dir, device, mode, chunks)
-        if not engines or figures["rtf"] < min(e["rtf"] for e in engines):
-            floor = engine
         engines.append(figures)
+        if fastest is None or figures["rtf"] < fastest["rtf"]:
+            fastest, floor = figures, engine
         del engine  # a slower mode's session is freed before the next one loads
-    assert floor is not None
-    best = min(engines, key=lambda figures: figures["rtf"])["mode"]
+    assert fastest is not None and floor is not None
+    best = fastest["mode"]
     servers = []
     for workers in plan["workers"]:
         settings = ServerSettings(

@@ -11,7 +11,9 @@ characters, every word boundary a clean cut). Synthesis still says each chunk no
 the chunks are cut changes.
 
 An utterance is a script (``text.script``): runs of text, each planned this way in turn on one budget,
-and the pauses and marks between them, which need no planning.
+and the pauses and marks between them, which need no planning. A pause or a mark inside a sentence is an
+anchor in its run's text: the plan reads the text without it, so the sentence is planned as if it were not
+there, and a chunk carries its anchors to where its words are timed.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from kokoro_core.lexicon import Lexicon
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import Interrupted, Interruption
 from kokoro_server.text.reading import VoiceReading
-from kokoro_server.text.script import Run, Script
+from kokoro_server.text.script import Run, Script, without_anchors
 
 Clock = Callable[[], float]
 Answer = TypeVar("Answer")
@@ -75,6 +77,19 @@ class BudgetedReading:
             return as_read(*text)
         finally:
             self.spent += self._clock() - started
+
+
+class AnchorFreeReading:
+    """A run's reading of its text without the anchors in it: a pause or a mark changes no size and no cut."""
+
+    def __init__(self, reading: Reading) -> None:
+        self._reading = reading
+
+    def size(self, text: str) -> int:
+        return self._reading.size(without_anchors(text))
+
+    def cuts_cleanly(self, before: str, after: str) -> bool:
+        return self._reading.cuts_cleanly(without_anchors(before), without_anchors(after))
 
 
 class ChunkPlan:
@@ -156,7 +171,9 @@ class ScriptPlan:
             if not isinstance(step, Run):
                 return step
             lexicon = self._reading.lexicon.with_entries(step.lexicon) if step.lexicon else self._reading.lexicon
-            reading = VoiceReading(self._reading.language, self._reading.normalized, lexicon)
+            reading: Reading = VoiceReading(self._reading.language, self._reading.normalized, lexicon)
+            if step.anchors:
+                reading = AnchorFreeReading(reading)
             first_chunk, max_chunk_chars, budget = self._limits
             if self._started:  # a later run's first chunk is short, but cut only where a clause ends
                 first_chunk = (first_chunk[0], False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Collection
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -26,9 +27,11 @@ from kokoro_core.speakable import has_speech, language_of
 from kokoro_core.ssml import Mark, Pause, SsmlError, parse_ssml
 from kokoro_server.engine.speech_engine import Interruption, NothingToSpeak, PreparedChunk, SpeechEngine
 from kokoro_server.text.reading import VoiceReading
-from kokoro_server.text.script import Run, Script, ssml_script
+from kokoro_server.text.script import Run, Script, split_anchors, ssml_script
 
 from .audio import StreamEncoder, quiet_edges
+from .breaks import Inner, by_word, place
+from .loudness import louder
 from .planning import Chunk, ScriptPlan
 from .scheduler import Scheduler, Ticket
 
@@ -127,7 +130,16 @@ class Rendered:
     bookmarks: list[Bookmark] = field(default_factory=list)
 
 
-Step = tuple[PreparedChunk, Run] | Pause | Mark  # a chunk ready for the model, or what needs no model
+@dataclass(frozen=True)
+class SpokenChunk:
+    """A chunk ready for the model, its run, and the pauses and marks between its words."""
+
+    chunk: PreparedChunk
+    run: Run
+    inner: tuple[Inner, ...] = ()
+
+
+Step = SpokenChunk | Pause | Mark  # a chunk ready for the model, or what needs no model
 
 
 @dataclass
@@ -150,19 +162,26 @@ class _Timeline:
         return [Rendered(b"", [], bookmarks)]
 
 
-def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ScriptPlan) -> Step | None:
+def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ScriptPlan, ready: deque[Step]) -> Step | None:
     """The next step: a chunk with something to say, planned and prepared on a text thread, or a pause or
-    a mark; None when no step is left. A chunk of only punctuation adds nothing and is passed over."""
+    a mark; None when no step is left. A chunk of only punctuation adds nothing and is passed over (its
+    pauses and marks are not). ``ready`` holds the steps a chunk brought: the pauses and marks before and
+    after its words."""
     started, options = time.perf_counter(), utterance.options
     try:
-        while (step := plan.take()) is not None:
+        while not ready and (step := plan.take()) is not None:
             if not isinstance(step, Chunk):
                 return step
+            text, placed = split_anchors(step.text) if step.run.anchors else (step.text, [])
+            anchored = [(offset, step.run.anchors[anchor]) for offset, anchor in placed]
             try:
-                return engine.prepare(step.text, options.voice, options.normalize, step.lexicon), step.run
+                prepared = engine.prepare(text, options.voice, options.normalize, step.lexicon)
             except NothingToSpeak:
+                ready.extend(item for _, item in anchored)
                 continue
-        return None
+            anchors = by_word(anchored, text, prepared.words.words)
+            ready.extend((*anchors.leading, SpokenChunk(prepared, step.run, anchors.inner), *anchors.trailing))
+        return ready.popleft() if ready else None
     finally:
         utterance.text_seconds += time.perf_counter() - started
         utterance.planning_seconds, utterance.planned_as_written = plan.planning_seconds, plan.as_written
@@ -174,47 +193,61 @@ def _silence(encoder: StreamEncoder, utterance: Utterance, samples: int) -> Rend
 
 
 def _speak(
-    engine: SpeechEngine,
-    encoder: StreamEncoder,
-    utterance: Utterance,
-    timeline: _Timeline,
-    step: tuple[PreparedChunk, Run],
+    engine: SpeechEngine, encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline, step: SpokenChunk
 ) -> list[Rendered]:
-    """Synthesize a prepared chunk and encode it, on an engine worker; a pause before it goes first."""
+    """Synthesize a prepared chunk and encode it, on an engine worker; a pause before it goes first, and
+    the pauses and marks between its words are made where its words meet (``breaks``)."""
     started = time.perf_counter()
-    chunk, run = step
+    run, rate = step.run, engine.sample_rate
     low, high = SPEED_RANGE
     speed = min(high, max(low, utterance.options.speed * run.rate))
-    speech = engine.speak(chunk, speed, utterance.interruption)
-    ms_per_sample = 1000 / engine.sample_rate
+    speech = engine.speak(step.chunk, speed, utterance.interruption)
+    placed = place(speech.audio, speech.words, step.inner, rate)
+    whole = placed.audio
+    ms_per_sample = 1000 / rate
     rendered: list[Rendered] = []
-    head_quiet, tail_quiet = quiet_edges(speech.audio)
+    head_quiet, tail_quiet = quiet_edges(whole)
+    if run.volume_db:
+        whole = louder(whole, run.volume_db, sample_rate=rate)
     paused = timeline.pause_samples > 0
     if paused:
         pad = max(0, timeline.pause_samples - timeline.tail_quiet - head_quiet)
         timeline.pause_samples = 0
         if pad:
             rendered.append(_silence(encoder, utterance, pad))
-    offset, audio = utterance.rendered_samples, speech.audio
+    offset, consumed = utterance.rendered_samples, 0
     if timeline.marks:
         lead = head_quiet if paused else 0  # after a pause, its marks are reached where the sound resumes
         if lead:
-            rendered.append(Rendered(encoder.encode(audio[:lead]), []))
+            rendered.append(Rendered(encoder.encode(whole[:lead]), []))
             utterance.rendered_samples += lead
         rendered.extend(timeline.reached(utterance, ms_per_sample))
-        audio = audio[lead:]
-    words = [
-        Word(
-            text=run.as_written(word.text),
-            start_ms=round((offset + word.start) * ms_per_sample, 1),
-            end_ms=round((offset + word.end) * ms_per_sample, 1),
+        consumed = lead
+    words = deque(
+        (
+            word.start,
+            Word(
+                text=run.as_written(word.text),
+                start_ms=round((offset + word.start) * ms_per_sample, 1),
+                end_ms=round((offset + word.end) * ms_per_sample, 1),
+            ),
         )
-        for word in speech.words
-    ]
-    utterance.words.extend(words)
-    utterance.rendered_samples = offset + len(speech.audio)
-    timeline.tail_quiet = tail_quiet if tail_quiet < len(speech.audio) else timeline.tail_quiet + len(speech.audio)
-    rendered.append(Rendered(encoder.encode(audio), words))
+        for word in placed.words
+    )
+    utterance.words.extend(word for _, word in words)
+    # The audio in pieces, each inner mark reached where its piece begins; a word goes with the piece it starts in.
+    for at, name in (*placed.marks, (len(whole), None)):
+        if at > consumed or name is None:
+            pieces_words = []
+            while words and (words[0][0] < at or name is None):
+                pieces_words.append(words.popleft()[1])
+            rendered.append(Rendered(encoder.encode(whole[consumed:at]), pieces_words))
+            consumed = max(consumed, at)
+        if name is not None:
+            bookmark = Bookmark(id=utterance.id, name=name, at_ms=round((offset + consumed) * ms_per_sample, 1))
+            rendered.append(Rendered(b"", [], [bookmark]))
+    utterance.rendered_samples = offset + len(whole)
+    timeline.tail_quiet = tail_quiet if tail_quiet < len(whole) else timeline.tail_quiet + len(whole)
     utterance.synth_seconds += time.perf_counter() - started
     return rendered
 
@@ -255,7 +288,7 @@ Prepare = Callable[[], Step | None]
 
 def _speak_first(
     prepare: Prepare,
-    speak: Callable[[tuple[PreparedChunk, Run]], list[Rendered]],
+    speak: Callable[[SpokenChunk], list[Rendered]],
     ahead: Callable[[Prepare], Future[Step | None]],
 ) -> tuple[Step | list[Rendered] | None, Future[Step | None] | None]:
     """The first step, on an engine worker: planned and prepared here (nothing is there to overlap its text
@@ -264,7 +297,7 @@ def _speak_first(
     if step is None:
         return None, None
     following = ahead(prepare)  # after the first step is planned: the plan is read in order
-    if not isinstance(step, tuple):
+    if not isinstance(step, SpokenChunk):
         return step, following  # a pause or a mark, for the event loop
     try:
         return speak(step), following
@@ -295,7 +328,7 @@ async def render(
     plan = ScriptPlan(script, reading, first_chunk, max_chunk_chars, planning_budget_seconds, utterance.interruption)
     timeline = _Timeline()
     rate = engine.sample_rate
-    prepare: Prepare = partial(_prepare_next, engine, utterance, plan)
+    prepare: Prepare = partial(_prepare_next, engine, utterance, plan, deque())
     speak = partial(_speak, engine, encoder, utterance, timeline)
     ahead: Future[Step | None] | None = None
     finished = False
@@ -315,7 +348,7 @@ async def render(
             if ahead is None or (step := await asyncio.wrap_future(ahead)) is None:
                 break
             ahead = scheduler.prepare(prepare)  # the next step's text work, while this one is spoken
-            if isinstance(step, tuple):
+            if isinstance(step, SpokenChunk):
                 pieces = await scheduler.run(utterance.session, partial(speak, step))
             else:
                 pieces = _without_model(step, encoder, utterance, timeline, rate)

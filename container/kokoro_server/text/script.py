@@ -1,10 +1,15 @@
 """What an utterance says, in order: runs of text to synthesize, pauses, and marks.
 
-Plain text is one run. An SSML document (``kokoro_core.ssml``) is cut into runs where a pause, a mark,
-a sentence's or paragraph's end or a change of rate falls; within a run, text read a given way (a
-``say-as``, a ``sub``, a ``phoneme``) stands as a placeholder word that the run's own lexicon reads as
-asked. So the chunk plan, normalization, G2P and word timing work on a run as on any text, and a word
-mark names what was written ("W3C", not its alias).
+Plain text is one run. An SSML document (``kokoro_core.ssml``) is cut into runs where a sentence's or
+paragraph's end or a change of rate or volume falls, and where a pause or a mark follows the end of a
+sentence; within a run, text read a given way (a ``say-as``, a ``sub``, a ``phoneme``) stands as a
+placeholder word that the run's own lexicon reads as asked. So the chunk plan, normalization, G2P and
+word timing work on a run as on any text, and a word mark names what was written ("W3C", not its alias).
+
+A pause or a mark inside a sentence stays in its run as an anchor: one character of its own
+(``ANCHORS``), between spaces, that readings skip (``without_anchors``). The sentence is then one model
+call with one intonation, and its pauses are made at their word boundaries afterwards
+(``kokoro_server.serving.breaks``).
 """
 
 from __future__ import annotations
@@ -24,18 +29,25 @@ from .say_as import SayAsError, say_as
 _STEM = "Ssmlzx"
 _PLACEHOLDER = re.compile(rf"{_STEM}q*[a-j]+zq")
 _WRITTEN_STEMS = re.compile(rf"{_STEM}(q*)")
+# Anchors are characters of a private use plane: no text says them, and a document's own are removed.
+_ANCHOR_BASE = 0xF0000
+_ANCHORS = re.compile("[\U000f0000-\U000ffffd]")
+# A sentence has ended where its text ends in one of these, closing quotes or brackets after it.
+_SENTENCE_END = re.compile(r"[.!?。！？…][\"'”’»)\]」』]*\s*$")
 # Tie bars join an affricate's two symbols in IPA; the model has one symbol for some of them.
 _TIED = {"t͡ʃ": "ʧ", "d͡ʒ": "ʤ", "t͡s": "ʦ", "d͡z": "ʣ", "t͡ɕ": "ʨ", "d͡ʑ": "ʥ"}
 
 
 @dataclass(frozen=True)
 class Run:
-    """Text said in one go, at ``rate`` times the utterance's speed."""
+    """Text said in one go, at ``rate`` times the utterance's speed and ``volume_db`` louder."""
 
-    text: str  # as written, each piece read a given way as its placeholder
+    text: str  # as written, each piece read a given way as its placeholder, each inner pause or mark an anchor
     rate: float = 1.0
     lexicon: Lexicon = NO_LEXICON  # how each placeholder is said
     written: dict[str, str] = field(default_factory=dict)  # each placeholder's words as written
+    anchors: dict[str, Pause | Mark] = field(default_factory=dict)  # what each anchor character stands for
+    volume_db: float = 0.0
 
     def as_written(self, text: str) -> str:
         """``text`` of this run (a word, a chunk) with its placeholders back to what was written."""
@@ -45,6 +57,24 @@ class Run:
 
 
 Step = Run | Pause | Mark
+
+
+def without_anchors(text: str) -> str:
+    """``text`` with its anchors removed (and the space each stood between), for what reads or says it."""
+    return " ".join(_ANCHORS.sub(" ", text).split()) if _ANCHORS.search(text) else text
+
+
+def split_anchors(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """``text`` without its anchors, and where each stood in that text: (offset, anchor), in order."""
+    words: list[str] = []
+    placed: list[tuple[int, str]] = []
+    length = 0  # of the text without anchors so far
+    for token in text.split():
+        placed.extend((length, anchor) for anchor in _ANCHORS.findall(token))
+        if rest := _ANCHORS.sub("", token):
+            length += len(rest) + (1 if words else 0)
+            words.append(rest)
+    return " ".join(words), placed
 
 
 @dataclass(frozen=True)
@@ -63,34 +93,47 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
     steps: list[Step] = []
     pieces: list[str] = []
     readings: list[tuple[str, str, str]] = []  # (placeholder, said, written) of the run being built
-    rate = 1.0
+    anchors: dict[str, Pause | Mark] = {}  # of the run being built
+    rate, volume_db = 1.0, 0.0
     count = 0
     written = [part.written for part in parts if isinstance(part, Words)]
     stem = _STEM + "q" * (1 + max((len(q) for text in written for q in _WRITTEN_STEMS.findall(text)), default=-1))
 
     def end_run() -> None:
         text = _joined(pieces)
-        if text.strip():
+        if without_anchors(text).strip():
             lexicon = Lexicon(tuple((placeholder, said) for placeholder, said, _ in readings))
-            steps.append(Run(text, rate, lexicon, {placeholder: written for placeholder, _, written in readings}))
+            placed = {placeholder: written for placeholder, _, written in readings}
+            steps.append(Run(text, rate, lexicon, placed, dict(anchors), volume_db))
+        else:  # only anchors: what they stand for, in order
+            steps.extend(anchors[anchor] for anchor in _ANCHORS.findall(text))
         pieces.clear()
         readings.clear()
+        anchors.clear()
+
+    def inside_sentence() -> bool:
+        text = without_anchors(_joined(pieces))
+        return bool(text.strip()) and _SENTENCE_END.search(text) is None
 
     for part in parts:
         if isinstance(part, Words):
             if part.read_as is None and not part.written.strip():
                 pieces.append(part.written)  # whitespace between elements stays in the run it is in
                 continue
-            if part.rate != rate:
+            if (part.rate, part.volume_db) != (rate, volume_db):
                 end_run()
-                rate = part.rate
+                rate, volume_db = part.rate, part.volume_db
             if part.read_as is None:
-                pieces.append(part.written)
+                pieces.append(_ANCHORS.sub(" ", part.written))
                 continue
             placeholder = f"{stem}{in_letters(count)}zq"
             count += 1
             readings.append((placeholder, _said(part.read_as, part.written, language, symbols), part.written))
             pieces.append(f"\x01{placeholder}\x02")
+        elif not isinstance(part, SentenceEnd) and inside_sentence():
+            anchor = chr(_ANCHOR_BASE + len(anchors))
+            anchors[anchor] = part
+            pieces.append(f" {anchor} ")
         else:
             end_run()
             if not isinstance(part, SentenceEnd):

@@ -9,7 +9,7 @@ from kokoro_core.ssml import Mark, Pause, SsmlError, parse_ssml
 from kokoro_server.engine.fake_engine import PHONEME_SYMBOLS
 from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.say_as import SayAsError, say_as
-from kokoro_server.text.script import Run, plain_script, ssml_script
+from kokoro_server.text.script import Run, plain_script, split_anchors, ssml_script, without_anchors
 
 
 @pytest.mark.parametrize(
@@ -129,3 +129,26 @@ def test_say_as_text_past_what_can_be_said_is_an_ssml_error(document: str, langu
 
 def test_a_digit_of_another_script_is_spelled_and_a_sign_that_is_no_digit_is_left_as_it_is() -> None:
     assert say_as("x٣²", "characters", None, "en-us") == "ex three ²"
+
+
+def test_a_pause_or_a_mark_inside_a_sentence_stays_in_its_run_and_one_after_a_sentence_ends_it() -> None:
+    document = (
+        '<speak>Your code is <break time="300ms"/> four, <mark name="m"/>seven. <break time="1s"/>'
+        'Then <prosody volume="loud">louder</prosody> words<mark name="end"/></speak>'
+    )
+    script = ssml_script(parse_ssml(document), "en-us", PHONEME_SYMBOLS)
+    first, pause, then, louder, words = script.steps
+    assert isinstance(first, Run) and list(first.anchors.values()) == [Pause(300), Mark("m")]
+    text, placed = split_anchors(first.text)
+    assert text == "Your code is four, seven." and without_anchors(first.text) == text
+    assert [(offset, first.anchors[anchor]) for offset, anchor in placed] == [(12, Pause(300)), (18, Mark("m"))]
+    assert pause == Pause(1000)
+    assert isinstance(louder, Run) and louder.volume_db == 4.0 and louder.text == "louder"
+    assert isinstance(then, Run) and then.volume_db == 0.0 and isinstance(words, Run)
+    assert list(words.anchors.values()) == [Mark("end")]  # after the last word: reached when its audio ends
+
+
+def test_a_documents_own_private_use_characters_cannot_pass_for_anchors() -> None:
+    script = ssml_script(parse_ssml("<speak>Hello \U000f0000 there</speak>"), "en-us", PHONEME_SYMBOLS)
+    (run,) = script.steps
+    assert isinstance(run, Run) and not run.anchors and split_anchors(run.text) == ("Hello there", [])

@@ -8,8 +8,8 @@ A text is SSML when it is asked to be (``"ssml": true``) or when it is a documen
 - ``say-as`` (``interpret-as``: characters, digits, cardinal, ordinal, date with a ``format``, time,
   telephone, currency), ``sub`` (``alias``), ``phoneme`` (``ph`` in ``alphabet`` ipa or x-kokoro): text
   read a given way, which stays as written in word marks and heard text;
-- ``prosody`` (``rate``; ``pitch`` and ``volume`` are accepted and not applied), ``emphasis`` (accepted,
-  read as it is);
+- ``prosody`` (``rate``; ``volume`` in dB or a named level, applied as gain with a limiter; ``pitch`` is
+  accepted and not applied), ``emphasis`` (accepted, read as it is);
 - ``mark`` (``name``): it comes back in the stream at its audio offset.
 
 Parsing is linear, by expat (through defusedxml, which refuses DTDs, entities and external references:
@@ -43,6 +43,18 @@ MAX_READ_AS_CHARS = 400  # the text inside a say-as, sub or phoneme, and an alia
 # a quarter of a second; these are the whole pause, at least that.
 BREAK_STRENGTHS = {"none": 0, "x-weak": 100, "weak": 250, "medium": 400, "strong": 700, "x-strong": 1000}
 PARAGRAPH_PAUSE_MS = BREAK_STRENGTHS["medium"]  # between two paragraphs, beyond a sentence's own pause
+# Named volumes in dB: each step is about what a listener hears as clearly softer or louder (6 dB halves
+# or doubles the amplitude); "silent" mutes. A dB change is relative to the enclosing volume.
+VOLUMES = {
+    "silent": float("-inf"),
+    "x-soft": -12.0,
+    "soft": -6.0,
+    "medium": 0.0,
+    "default": 0.0,
+    "loud": 4.0,
+    "x-loud": 8.0,
+}
+VOLUME_DB_RANGE = (-40.0, 20.0)  # a volume in dB outside this is refused (past it, speech is inaudible or all limiter)
 RATES = {"x-slow": 0.6, "slow": 0.8, "medium": 1.0, "default": 1.0, "fast": 1.25, "x-fast": 1.5}
 INTERPRET_AS = (
     "characters",
@@ -77,6 +89,7 @@ ELEMENTS = tuple(ATTRIBUTES)
 _READ_AS = ("say-as", "sub", "phoneme")  # text only inside, read a given way
 _EMPTY = ("break", "mark")
 _TIME = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s)\s*")
+_VOLUME = re.compile(r"\s*([+-]?)(\d+(?:\.\d+)?)\s*dB\s*")
 _RATE = re.compile(r"\s*([+-]?)(\d+(?:\.\d+)?)\s*(%?)\s*")
 _DOCUMENT = re.compile(r"\s*(?:<\?xml[^>]{0,200}\?>\s*)?(?:<!DOCTYPE\s+speak\b|<speak[\s>/])")
 _PROLOG = re.compile(r"\s*<(?:\?xml|!DOCTYPE|speak[\s>/])")  # a document, not a fragment to wrap
@@ -104,6 +117,7 @@ class Words:
     written: str
     rate: float = 1.0
     read_as: ReadAs | None = None
+    volume_db: float = 0.0  # louder by this much (-inf: silent)
 
 
 @dataclass(frozen=True)
@@ -163,6 +177,7 @@ def written_text(parts: list[Part]) -> str:
 class _Open:
     name: str
     rate: float
+    volume_db: float
     read_as: ReadAs | None = None
     text: list[str] = field(default_factory=list)
 
@@ -178,7 +193,7 @@ class _Builder:
         self._marks = 0
         self._pause_ms = 0
         self._text: list[str] = []  # text not yet a part, said at ``self._text_rate``
-        self._text_rate = 1.0
+        self._text_rate, self._text_volume = 1.0, 0.0
         self._paragraph_ended = False  # a paragraph ended: its pause goes before the next words
 
     def start(self, tag: str, attributes: dict[str, str]) -> None:
@@ -198,6 +213,7 @@ class _Builder:
             self._refuse(f"<{parent.name}> holds only text, not <{name}>")
         given = self._attributes(name, attributes)
         rate = parent.rate if parent is not None else 1.0
+        volume_db = parent.volume_db if parent is not None else 0.0
         read_as = None
         if name in ("p", "s"):
             self._sentence_end()
@@ -207,11 +223,12 @@ class _Builder:
             self._mark(given)
         elif name == "prosody":
             rate = self._rate(given.get("rate"), rate)
+            volume_db = self._volume(given.get("volume"), volume_db)
         elif name == "emphasis" and given.get("level", "moderate") not in EMPHASIS_LEVELS:
             self._bad(name, "level", given["level"], ", ".join(EMPHASIS_LEVELS))
         elif name in _READ_AS:
             read_as = self._read_as(name, given)
-        self._open.append(_Open(name, rate, read_as))
+        self._open.append(_Open(name, rate, volume_db, read_as))
 
     def end(self, tag: str) -> None:
         element = self._open.pop()
@@ -222,7 +239,7 @@ class _Builder:
                 self._refuse(f"<{element.name}> is empty; put the text it reads inside it")
             if len(written) > MAX_READ_AS_CHARS:
                 self._refuse(f"<{element.name}> holds {len(written)} characters; at most {MAX_READ_AS_CHARS}")
-            self._words(Words(written, element.rate, element.read_as))
+            self._words(Words(written, element.rate, element.read_as, element.volume_db))
         elif element.name == "p":
             self._sentence_end()
             self._paragraph_ended = True
@@ -239,7 +256,7 @@ class _Builder:
             element.text.append(text)
             return
         self._text.append(text)
-        self._text_rate = element.rate
+        self._text_rate, self._text_volume = element.rate, element.volume_db
 
     def close(self) -> None:
         self._flush_text()
@@ -249,7 +266,7 @@ class _Builder:
         text = _SPACE.sub(" ", "".join(self._text))
         self._text.clear()
         if text.strip() or (self.parts and text):
-            self._words(Words(text, self._text_rate))
+            self._words(Words(text, self._text_rate, volume_db=self._text_volume))
 
     def _words(self, words: Words) -> None:
         if self._paragraph_ended and words.written.strip():
@@ -338,6 +355,23 @@ class _Builder:
                 self._bad("prosody", "rate", value, "a change that leaves a rate above zero, such as -50%")
             return parent * relative
         return amount
+
+    def _volume(self, value: str | None, parent: float) -> float:
+        if value is None:
+            return parent
+        if value in VOLUMES:
+            return VOLUMES[value]
+        match = _VOLUME.fullmatch(value)
+        low, high = VOLUME_DB_RANGE
+        if match is None:
+            self._bad("prosody", "volume", value, f"{', '.join(VOLUMES)}, or a change in dB such as +6dB or -3.5dB")
+        sign, number = match.groups()
+        if parent == float("-inf"):
+            return parent  # louder than silent is still silent
+        volume = parent + float(number) * (-1 if sign == "-" else 1)
+        if not low <= volume <= high:
+            self._bad("prosody", "volume", value, f"a volume from {low:+g}dB to {high:+g}dB in all")
+        return volume
 
     def _read_as(self, name: str, given: dict[str, str]) -> ReadAs:
         if name == "sub":

@@ -15,6 +15,7 @@ from kokoro_core.ssml import (
     Mark,
     Pause,
     ReadAs,
+    VOLUMES,
     SentenceEnd,
     SsmlError,
     Words,
@@ -92,6 +93,8 @@ def test_prosody_rate_keywords_percentages_and_relative_changes(rate: str, expec
         ("<speak><phoneme ph='x' alphabet='sampa'>a</phoneme></speak>", "alphabet may be: ipa, x-kokoro"),
         ("<speak><mark/></speak>", "<mark> needs a name"),
         ("<speak><prosody rate='quick'>a</prosody></speak>", "rate may be: x-slow, slow"),
+        ("<speak><prosody volume='50%'>a</prosody></speak>", "volume may be: silent, x-soft, soft, medium"),
+        ("<speak><prosody volume='+15dB'><prosody volume='+6dB'>a</prosody></prosody></speak>", "-40dB to +20dB"),
         ("<speak><emphasis level='max'>a</emphasis></speak>", "level may be: strong, moderate"),
         ("<speak><s foo='1'>a</s></speak>", "<s> does not take the attribute 'foo'; it takes: xml:lang"),
         ("<speak><speak>a</speak></speak>", "<speak> is the document's root"),
@@ -151,3 +154,15 @@ def test_paragraph_pauses_do_not_count_toward_the_break_limit_and_schema_attribu
     assert parse_ssml(document) == [Words("Hi")]
     with pytest.raises(SsmlError, match="a change that leaves a rate above zero"):
         parse_ssml("<speak><prosody rate='-100%'>a</prosody></speak>")
+
+
+def test_prosody_volume_in_db_is_relative_to_the_enclosing_one_and_named_levels_set_it() -> None:
+    document = (
+        '<speak>a <prosody volume="+6dB">b <prosody volume="-2.5dB">c</prosody>'
+        '<prosody volume="x-soft">d <prosody volume="+3dB">e</prosody></prosody></prosody>'
+        '<prosody volume="silent">f <prosody volume="+6dB">g</prosody></prosody></speak>'
+    )
+    volumes = {part.written.strip(): part.volume_db for part in parse_ssml(document) if isinstance(part, Words)}
+    assert volumes == {"a": 0.0, "b": 6.0, "c": 3.5, "d": -12.0, "e": -9.0, "f": float("-inf"), "g": float("-inf")}
+    levels = [VOLUMES[name] for name in ("x-soft", "soft", "medium", "loud", "x-loud")]
+    assert levels == sorted(set(levels))

@@ -162,3 +162,47 @@ def test_ssml_reads_in_other_languages_with_exact_breaks_and_written_words(serve
         assert words == written
     else:
         assert "42" in "".join(words) and "Ssml" not in "".join(words)
+
+
+def test_a_break_inside_a_sentence_is_one_model_call_with_its_silence_and_marks_in_place(server) -> None:
+    document = '<speak>Your code is <break time="300ms"/><mark name="digits"/> four, seven, two.</speak>'
+    engine = server.server.runtime.engine
+    calls: list[int] = []
+    infer = engine._infer
+
+    def counted(tokens, *args):
+        calls.append(len(tokens))
+        return infer(tokens, *args)
+
+    engine._infer = counted
+    try:
+        events = speak(server, document, marks=True)
+    finally:
+        del engine._infer
+    assert len(calls) == 1, calls
+    marks = [word for event in events if event.type == "marks" for word in event.message["words"]]
+    words = {word["text"].strip(".,"): word for word in marks}
+    audio = samples(events)
+    # The silence at the break: the quiet from the end of "is" to where "four" sounds.
+    start, end = round(words["is"]["start_ms"] / MS_PER_SAMPLE), round(words["four"]["end_ms"] / MS_PER_SAMPLE)
+    loud = np.flatnonzero(np.abs(audio[start:end]) > SILENCE_LEVEL)
+    silence_ms = (np.diff(loud).max() - 1) * MS_PER_SAMPLE
+    assert abs(silence_ms - 300) <= FRAME_MS, silence_ms
+    (mark,) = [event.message for event in events if event.type == "bookmark"]
+    assert mark["name"] == "digits" and abs(mark["at_ms"] - words["four"]["start_ms"]) <= FRAME_MS, (mark, words)
+
+
+def test_prosody_volume_is_gain_in_db_monotonic_across_named_levels_and_never_clips(server) -> None:
+    sentence = "Thanks for calling, your order ships today."
+
+    def rms(volume: str | None) -> tuple[float, float]:
+        text = sentence if volume is None else f'<speak><prosody volume="{volume}">{sentence}</prosody></speak>'
+        audio = samples(speak(server, text))
+        return float(np.sqrt(np.mean(audio**2))), float(np.abs(audio).max())
+
+    plain, _ = rms(None)
+    louder, _ = rms("+6dB")
+    assert abs(louder / plain - 2.0) <= 0.2, louder / plain
+    levels = [rms(name) for name in ("x-soft", "soft", "medium", "loud", "x-loud")]
+    assert all(b[0] > a[0] for a, b in zip(levels, levels[1:], strict=False)), levels
+    assert max(peak for _, peak in [*levels, rms("+20dB")]) < 0.96  # the limiter's ceiling, under full scale

@@ -51,11 +51,10 @@ async def post(url: str, body: dict) -> tuple[float, float]:
         session.post(f"{url}/invocations", json={**body, "format": "pcm16"}) as response,
     ):
         response.raise_for_status()
-        audio = 0
-        async for line in response.content:
-            message = json.loads(line)
-            audio += len(base64.b64decode(message.get("audio", "")))
-    return time.perf_counter() - started, round(audio / 2 / 24, 1)
+        lines = (await response.text()).splitlines()  # a long chunk's line is megabytes: read whole
+    elapsed = time.perf_counter() - started
+    audio = sum(len(base64.b64decode(json.loads(line).get("audio", ""))) for line in lines)
+    return elapsed, round(audio / 2 / 24, 1)
 
 
 def main() -> None:

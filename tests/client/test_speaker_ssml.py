@@ -143,4 +143,4 @@ def test_speak_ssml_yields_the_audio_of_one_document() -> None:
 
         chunks = run(scenario())
     assert sum(len(chunk.audio) for chunk in chunks) > 0.3 * 24000 * 2
-    assert engine.calls == ["Hello", "world"]
+    assert engine.calls == ["Hello world"]  # the break is made inside the sentence's one call

@@ -1,15 +1,16 @@
 """What an utterance says, in order: runs of text to synthesize, pauses, and marks.
 
-Plain text is one run. An SSML document (``kokoro_core.ssml``) is cut into runs where a sentence's or
-paragraph's end or a change of rate or volume falls, and where a pause or a mark follows the end of a
-sentence; within a run, text read a given way (a ``say-as``, a ``sub``, a ``phoneme``) stands as a
-placeholder word that the run's own lexicon reads as asked. So the chunk plan, normalization, G2P and
-word timing work on a run as on any text, and a word mark names what was written ("W3C", not its alias).
+Plain text is one run. An SSML document (``kokoro_core.ssml``) is cut into runs where an ``s`` or a ``p``
+ends or the rate or the volume changes; within a run, text read a given way (a ``say-as``, a ``sub``, a
+``phoneme``) stands as a placeholder word that the run's own lexicon reads as asked. So the chunk plan,
+normalization, G2P and word timing work on a run as on any text, and a word mark names what was written
+("W3C", not its alias).
 
-A pause or a mark inside a sentence stays in its run as an anchor: one character of its own
-(``ANCHORS``), between spaces, that readings skip (``without_anchors``). The sentence is then one model
-call with one intonation, and its pauses are made at their word boundaries afterwards
-(``kokoro_server.serving.breaks``).
+A pause or a mark after text stays in its run as an anchor: one character of its own, between spaces,
+that readings skip (``without_anchors``). So the run is planned into chunks as if the anchors were not
+there: a sentence that holds a break is one model call with one intonation, sentences with breaks
+between them are packed as plain text is, and each pause is made at its word boundary afterwards
+(``kokoro_server.serving.breaks``), or between two chunks where the plan cut there.
 """
 
 from __future__ import annotations
@@ -32,8 +33,6 @@ _WRITTEN_STEMS = re.compile(rf"{_STEM}(q*)")
 # Anchors are characters of a private use plane: no text says them, and a document's own are removed.
 _ANCHOR_BASE = 0xF0000
 _ANCHORS = re.compile("[\U000f0000-\U000ffffd]")
-# A sentence has ended where its text ends in one of these, closing quotes or brackets after it.
-_SENTENCE_END = re.compile(r"[.!?。！？…][\"'”’»)\]」』]*\s*$")
 # Tie bars join an affricate's two symbols in IPA; the model has one symbol for some of them.
 _TIED = {"t͡ʃ": "ʧ", "d͡ʒ": "ʤ", "t͡s": "ʦ", "d͡z": "ʣ", "t͡ɕ": "ʨ", "d͡ʑ": "ʥ"}
 
@@ -111,9 +110,8 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
         readings.clear()
         anchors.clear()
 
-    def inside_sentence() -> bool:
-        text = without_anchors(_joined(pieces))
-        return bool(text.strip()) and _SENTENCE_END.search(text) is None
+    def after_text() -> bool:
+        return bool(without_anchors(_joined(pieces)).strip())
 
     for part in parts:
         if isinstance(part, Words):
@@ -130,7 +128,7 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
             count += 1
             readings.append((placeholder, _said(part.read_as, part.written, language, symbols), part.written))
             pieces.append(f"\x01{placeholder}\x02")
-        elif not isinstance(part, SentenceEnd) and inside_sentence():
+        elif not isinstance(part, SentenceEnd) and after_text():
             anchor = chr(_ANCHOR_BASE + len(anchors))
             anchors[anchor] = part
             pieces.append(f" {anchor} ")

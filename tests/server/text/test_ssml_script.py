@@ -59,21 +59,24 @@ def test_say_as_refuses_text_it_cannot_read_as_asked(
         say_as(text, interpret_as, date_format, "en-us")
 
 
-def test_a_script_runs_until_a_pause_a_mark_a_sentence_end_or_a_rate_change() -> None:
+def test_a_script_runs_until_a_sentence_element_ends_or_the_rate_changes() -> None:
     document = (
         '<speak>Your code is <say-as interpret-as="characters">AB</say-as>, read <sub alias="twice">2x</sub>.'
         '<break time="300ms"/><mark name="m"/><prosody rate="slow">Slowly.</prosody><s>Next.</s></speak>'
     )
     script = ssml_script(parse_ssml(document), "en-us", PHONEME_SYMBOLS)
-    first, pause, mark, slow, last = script.steps
-    assert isinstance(first, Run) and first.text == "Your code is Ssmlzxazq, read Ssmlzxbzq."
-    assert first.as_written(first.text) == "Your code is AB, read 2x."
-    assert VoiceReading("en-us", True, first.lexicon).said(first.text) == "Your code is ay bee, read twice."
-    assert (pause, mark) == (Pause(300), Mark("m"))
+    first, slow, last = script.steps
+    assert isinstance(first, Run) and without_anchors(first.text) == "Your code is Ssmlzxazq, read Ssmlzxbzq."
+    assert first.as_written(without_anchors(first.text)) == "Your code is AB, read 2x."
+    said = VoiceReading("en-us", True, first.lexicon).said(without_anchors(first.text))
+    assert said == "Your code is ay bee, read twice."
+    assert list(first.anchors.values()) == [Pause(300), Mark("m")]  # after its text: kept in the run
     assert isinstance(slow, Run) and slow.rate == 0.8 and slow.text == "Slowly."
     assert isinstance(last, Run) and last.text == "Next." and last.rate == 1.0
     assert script.text == "Your code is AB, read 2x. Slowly. Next."
     assert plain_script("Hello.").steps == (Run("Hello."),)
+    before = ssml_script(parse_ssml('<speak><mark name="a"/><break time="1s"/>Hi.</speak>'), "en-us", ())
+    assert before.steps[:2] == (Mark("a"), Pause(1000))  # before any text: steps of their own
 
 
 def test_the_same_words_outside_a_read_as_element_are_read_as_usual() -> None:
@@ -131,20 +134,23 @@ def test_a_digit_of_another_script_is_spelled_and_a_sign_that_is_no_digit_is_lef
     assert say_as("x٣²", "characters", None, "en-us") == "ex three ²"
 
 
-def test_a_pause_or_a_mark_inside_a_sentence_stays_in_its_run_and_one_after_a_sentence_ends_it() -> None:
+def test_pauses_and_marks_after_text_stay_in_its_run_until_a_volume_change() -> None:
     document = (
         '<speak>Your code is <break time="300ms"/> four, <mark name="m"/>seven. <break time="1s"/>'
         'Then <prosody volume="loud">louder</prosody> words<mark name="end"/></speak>'
     )
     script = ssml_script(parse_ssml(document), "en-us", PHONEME_SYMBOLS)
-    first, pause, then, louder, words = script.steps
-    assert isinstance(first, Run) and list(first.anchors.values()) == [Pause(300), Mark("m")]
+    first, louder, words = script.steps
+    assert isinstance(first, Run) and list(first.anchors.values()) == [Pause(300), Mark("m"), Pause(1000)]
     text, placed = split_anchors(first.text)
-    assert text == "Your code is four, seven." and without_anchors(first.text) == text
-    assert [(offset, first.anchors[anchor]) for offset, anchor in placed] == [(12, Pause(300)), (18, Mark("m"))]
-    assert pause == Pause(1000)
+    assert text == "Your code is four, seven. Then" and without_anchors(first.text) == text
+    assert [(offset, first.anchors[anchor]) for offset, anchor in placed] == [
+        (12, Pause(300)),
+        (18, Mark("m")),
+        (25, Pause(1000)),
+    ]
     assert isinstance(louder, Run) and louder.volume_db == 4.0 and louder.text == "louder"
-    assert isinstance(then, Run) and then.volume_db == 0.0 and isinstance(words, Run)
+    assert first.volume_db == 0.0 and isinstance(words, Run)
     assert list(words.anchors.values()) == [Mark("end")]  # after the last word: reached when its audio ends
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.markdown import spoken_sentence
-from kokoro_core.protocol import Bookmark, ProtocolError, Word
+from kokoro_core.protocol import Bookmark, Phoneme, ProtocolError, Word
 from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech
 from kokoro_core.ssml import SsmlError, parse_ssml, written_text
@@ -31,6 +31,8 @@ class AudioChunk:
     utterance_start_ms: float = 0.0
     # SSML marks reached just before this chunk's audio (at its end, for a chunk without audio).
     bookmarks: tuple[Bookmark, ...] = ()
+    # With phonemes on: the phonemes (with viseme ids) that start in this chunk, timed as its words are.
+    phonemes: tuple[Phoneme, ...] = ()
 
     @property
     def duration_ms(self) -> float:
@@ -131,6 +133,7 @@ class PendingSentence:
     held: list[AudioChunk] = field(default_factory=list)  # arrived before an earlier sentence finished
     words: tuple[Word, ...] = ()  # from a marks message, for the audio frame that follows it
     bookmarks: tuple[Bookmark, ...] = ()  # SSML marks reached, for the audio frame that follows them
+    phonemes: tuple[Phoneme, ...] = ()  # from a phonemes message, for the audio frame that follows it
 
 
 @dataclass

@@ -31,6 +31,7 @@ from kokoro_core.protocol import (
     Done,
     Error,
     Marks,
+    Phonemes,
     Ready,
     Speak,
     SpeakRequest,
@@ -84,12 +85,15 @@ class NdjsonReader:
                     continue  # "done", or a line type this client does not know
                 audio = base64.b64decode(document["audio"], validate=True)
                 marks = Marks(id=self._utterance_id, words=document.get("words", []))
+                phonemes = Phonemes(id=self._utterance_id, phonemes=document.get("phonemes", []))
                 reached = [Bookmark(id=self._utterance_id, **mark) for mark in document.get("bookmarks", [])]
             except (ValueError, KeyError, TypeError, binascii.Error) as error:
                 raise TransportClosed(f"the response has a line this client cannot read: {error}") from None
             events.extend(Control(bookmark) for bookmark in reached)  # an SSML document's marks, before the audio
             if marks.words:
                 events.append(Control(marks))
+            if phonemes.phonemes:
+                events.append(Control(phonemes))
             if audio:
                 events.append(Audio(audio))
         return events
@@ -162,6 +166,7 @@ class SageMakerPostTransport:
             "normalize": True if options.normalize is None else options.normalize,
             "lexicon_entries": len(options.lexicon or {}),
             "marks": bool(options.marks),
+            "phonemes": bool(options.phonemes),
         }
 
     async def receive(self) -> Event:
@@ -199,7 +204,7 @@ class SageMakerPostTransport:
         described = self._described(body)
         rebuffer: PayloadRebuffer | NdjsonReader = (
             NdjsonReader(request.id)
-            if body.marks
+            if body.marks or body.phonemes  # the server answers in NDJSON with either
             else PayloadRebuffer(AudioFormat(described["format"], described["sample_rate"]).sample_bytes)
         )
         arguments = {

@@ -40,6 +40,7 @@ from kokoro_core.protocol import (
     Done,
     Error,
     Marks,
+    Phonemes,
     Ready,
     Speak,
     Start,
@@ -69,16 +70,19 @@ class Speaker:
         sample_rate: int | None = None,
         normalize: bool | None = None,
         marks: bool = True,
+        phonemes: bool = False,
         playback_position: Callable[[], float] | None = None,
         timeout: float = 30.0,
         max_reconnects: int = 3,
         reconnect_delay: float = 0.2,
     ) -> None:
         """``marks``: ask for word times (``AudioChunk.words``; ``cancel`` then knows the words heard).
+        ``phonemes``: ask for phoneme times with viseme ids (``AudioChunk.phonemes``), for lip-sync.
         ``playback_position``: called at ``cancel``, it returns how many ms of the current reply's audio
         the listener has heard (or call ``played`` as playback goes)."""
         self._transport = transport
         given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize, "marks": marks}
+        given["phonemes"] = phonemes or None  # off unless asked: an older server does not know the field
         # A setting no server takes is refused here (ProtocolError, with the protocol's code); one this
         # server does not have (a voice) when the session opens (ServerError).
         configure = {"type": "configure", "format": format} | {k: v for k, v in given.items() if v is not None}
@@ -370,6 +374,8 @@ class Speaker:
                         utterance.first_chunk_chars = message.first_chunk_chars
             case Marks() if utterance is not None:
                 utterance.words = tuple(message.words)  # for the audio frame that follows
+            case Phonemes() if utterance is not None:
+                utterance.phonemes = tuple(message.phonemes)  # for the audio frame that follows
             case Bookmark() if utterance is not None:
                 # A mark delivered came before audio that was delivered too: strictly before the re-sent audio's
                 # start. Those are not repeated (a millisecond's room for the rounding of at_ms).
@@ -389,11 +395,19 @@ class Speaker:
         utterance.received += len(data)
         fresh = data[overlap:]
         words, utterance.words = utterance.words, ()
+        phonemes, utterance.phonemes = utterance.phonemes, ()
         if fresh:
             utterance.delivered += len(fresh)
             bookmarks, utterance.bookmarks = utterance.bookmarks, ()
             chunk = AudioChunk(
-                utterance.id, utterance.text, fresh, self.format, self.sample_rate, words, bookmarks=bookmarks
+                utterance.id,
+                utterance.text,
+                fresh,
+                self.format,
+                self.sample_rate,
+                words,
+                bookmarks=bookmarks,
+                phonemes=phonemes,
             )
             utterance.held.append(chunk)
             self._release_in_order()

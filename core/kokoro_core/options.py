@@ -22,6 +22,7 @@ class SpeechOptions:
     normalize: bool = True  # amounts, dates, times, numbers and codes said in words
     lexicon: Lexicon = NO_LEXICON  # pronunciations of names and brands
     marks: bool = False  # word times sent with the audio
+    phonemes: bool = False  # phoneme and viseme times sent with the audio
 
     def described(self) -> dict[str, Any]:
         """The fields of ``configured`` and ``start`` that say how speech is made."""
@@ -33,6 +34,7 @@ class SpeechOptions:
             "normalize": self.normalize,
             "lexicon_entries": len(self.lexicon),
             "marks": self.marks,
+            "phonemes": self.phonemes,
         }
 
 
@@ -62,6 +64,8 @@ def resolve_options(
         options = replace(options, normalize=fields.normalize)
     if fields.marks is not None:
         options = replace(options, marks=fields.marks)
+    if fields.phonemes is not None:
+        options = replace(options, phonemes=fields.phonemes)
     if fields.lexicon is not None:
         try:
             added = parse_lexicon(fields.lexicon, phonemes)

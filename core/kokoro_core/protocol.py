@@ -45,6 +45,7 @@ ErrorCode = Literal[
     "invalid_sample_rate",
     "invalid_normalize",
     "invalid_marks",
+    "invalid_phonemes",
     "invalid_lexicon",
     "invalid_first_chunk_chars",
     # the session's state
@@ -103,6 +104,7 @@ class SpeechOptionFields(_ClientMessage):
     normalize: bool | None = None
     lexicon: dict[str, str] | None = None
     marks: bool | None = None
+    phonemes: bool | None = None
 
     @field_validator("voice", mode="before")
     @classmethod
@@ -148,6 +150,15 @@ class SpeechOptionFields(_ClientMessage):
     def _marks(cls, value: Any) -> Any:
         if not isinstance(value, bool):
             raise _refuse("invalid_marks", f"marks {shown(value)} is invalid; give true (word times) or false")
+        return value
+
+    @field_validator("phonemes", mode="before")
+    @classmethod
+    def _phonemes(cls, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise _refuse(
+                "invalid_phonemes", f"phonemes {shown(value)} is invalid; give true (phoneme and viseme times) or false"
+            )
         return value
 
     @field_validator("lexicon", mode="before")
@@ -369,6 +380,7 @@ class _Described(_ServerMessage):
     normalize: bool = True
     lexicon_entries: int = 0
     marks: bool = False
+    phonemes: bool = False
 
 
 class Configured(_Described):
@@ -417,6 +429,27 @@ class Marks(_ServerMessage):
     words: list[Word]
 
 
+class Phoneme(BaseModel):
+    """A sound of an utterance (one model phoneme, a diphthong or an affricate; ``sil`` for quiet) and when it
+    is heard, with its viseme id (``kokoro_core.visemes``: Azure's 0-21, 0 for silence): the phonemes of an
+    utterance tile its audio, each starting where the one before ends."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    phoneme: str
+    viseme: int
+    start_ms: float
+    end_ms: float
+
+
+class Phonemes(_ServerMessage):
+    """When the sounds of the audio that follows are heard; sent before that audio, with ``phonemes`` on."""
+
+    type: Literal["phonemes"] = "phonemes"
+    id: str
+    phonemes: list[Phoneme]
+
+
 class Bookmark(_ServerMessage):
     """An SSML ``mark`` reached: ``at_ms`` from the utterance's first sample, sent before the audio that
     follows it, in order with the word marks."""
@@ -448,10 +481,10 @@ class Error(_ServerMessage):
         return self.model_dump(mode="json")  # "id": null when the error is about no utterance
 
 
-ServerMessage = Ready | Configured | Start | Marks | Bookmark | Done | Canceled | Error
+ServerMessage = Ready | Configured | Start | Marks | Phonemes | Bookmark | Done | Canceled | Error
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
     model.model_fields["type"].default: model
-    for model in (Ready, Configured, Start, Marks, Bookmark, Done, Canceled, Error)
+    for model in (Ready, Configured, Start, Marks, Phonemes, Bookmark, Done, Canceled, Error)
 }
 _SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")])
 

@@ -27,7 +27,7 @@ from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.speakable import LANGUAGES, language_of
 from kokoro_core.voices import parse_voice
 from kokoro_server.text.reading import VoiceReading
-from kokoro_server.text.word_timing import WordPlaces, written_words
+from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces, written_words
 
 from .speech_engine import (
     Interrupted,
@@ -50,6 +50,17 @@ def tone_hz(said: str, blend: str | None = None) -> float:
     """The pitch that identifies a said text: 200 to 800 Hz, from a checksum of it; ``blend`` (a blend's
     canonical form) gives it another pitch, so a test hears which blend said it."""
     return 200.0 + zlib.crc32(said.encode() if blend is None else f"{blend}|{said}".encode()) % 600
+
+
+def _letters_as_phonemes(words: tuple[TimedWord, ...]) -> list[TimedPhoneme]:
+    """Each letter of each word a phoneme, spread evenly over the word: what a phoneme mark test needs."""
+    phonemes: list[TimedPhoneme] = []
+    for word in words:
+        letters = [letter for letter in word.text.lower() if letter.isalpha()]
+        bounds = np.linspace(word.start, word.end, len(letters) + 1).round().astype(int)
+        spans = zip(letters, bounds, bounds[1:], strict=False)
+        phonemes.extend(TimedPhoneme(letter, int(a), int(b)) for letter, a, b in spans if b > a)
+    return phonemes
 
 
 class FakeEngine(PrepareThenSpeak):
@@ -120,7 +131,8 @@ class FakeEngine(PrepareThenSpeak):
         audio = (
             0.3 * np.sin(2 * np.pi * tone_hz(chunk.said, blend.canonical if blend.is_blend else None) * samples)
         ).astype(np.float32)
-        return Speech(audio, tuple(chunk.words.timed((), len(audio))))
+        words = tuple(chunk.words.timed((), len(audio)))
+        return Speech(audio, words, tuple(_letters_as_phonemes(words)))
 
     def stop(self) -> int:
         return self._stopping.interrupt()

@@ -43,10 +43,13 @@ from kokoro_server.text.g2p import G2P, available_languages
 from kokoro_server.text.reading import VoiceReading, said_phonemes
 from kokoro_server.text.word_timing import (
     Span,
+    TimedPhoneme,
+    phoneme_spans,
     phoneme_word_spans,
     phonemes_alone,
     place_words,
     until_silent,
+    within_words,
     written_words,
 )
 
@@ -275,18 +278,24 @@ class Engine(PrepareThenSpeak):
         style = self.styles[chunk.voice]
         pieces: list[np.ndarray] = []
         spans: list[Span] = []
+        sounds: list[tuple[str, Span]] = []
         offset = 0
         for phoneme_piece, tokens in chunk.pieces:
             audio, frames = self._infer(list(tokens), style[min(len(tokens), len(style)) - 1], speed, interruption)
             piece_spans = phoneme_word_spans(phoneme_piece, frames, self._samples_per_frame, self._is_token)
             spans.extend((start + offset, end + offset) for start, end in piece_spans)
+            piece_sounds = phoneme_spans(phoneme_piece, frames, self._samples_per_frame, self._is_token)
+            sounds.extend((phoneme, (start + offset, end + offset)) for phoneme, (start, end) in piece_sounds)
             pieces.append(audio)
             offset += len(audio)
         whole = np.concatenate(pieces)
         start, end = _kept(whole)
         spans = until_silent(spans, whole, SILENCE_LEVEL)
         audio = _fade(whole[start:end])
-        return Speech(audio, tuple(chunk.words.timed(spans, len(audio), shift=start)))
+        words = chunk.words.timed(spans, len(audio), shift=start)
+        kept = [(phoneme, [min(max(0, round(at) - start), len(audio)) for at in span]) for phoneme, span in sounds]
+        phonemes = [TimedPhoneme(phoneme, first, last) for phoneme, (first, last) in kept if last > first]
+        return Speech(audio, tuple(words), tuple(within_words(phonemes, words)))
 
     def _is_token(self, char: str) -> bool:
         return char in self._tokenizer.vocab

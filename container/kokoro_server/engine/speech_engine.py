@@ -19,7 +19,7 @@ import numpy as np
 import onnxruntime as ort
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
-from kokoro_server.text.word_timing import TimedWord, WordPlaces
+from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces
 
 RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
 SILENCE_LEVEL = 0.003  # audio quieter than this (of full scale 1.0) is silence: an engine trims to its sound
@@ -27,10 +27,12 @@ SILENCE_LEVEL = 0.003  # audio quieter than this (of full scale 1.0) is silence:
 
 @dataclass(frozen=True)
 class Speech:
-    """One chunk's audio (float32 mono at the engine's rate) and when each of its written words is heard."""
+    """One chunk's audio (float32 mono at the engine's rate), when each of its written words is heard, and
+    when each of its phonemes is (in order; quiet between them is not a phoneme)."""
 
     audio: np.ndarray
     words: tuple[TimedWord, ...]
+    phonemes: tuple[TimedPhoneme, ...] = ()
 
 
 @dataclass(frozen=True)

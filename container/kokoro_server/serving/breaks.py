@@ -3,8 +3,9 @@
 A sentence that holds a ``<break>`` or a ``<mark>`` is spoken whole, with one intonation (``text.script``
 keeps them in its run as anchors). Its written words are timed from the model's durations, so each
 anchor's place is known once the chunk is spoken: after its word. There the pause is made: the quiet
-the voice leaves between the two words (a comma's pause, or none) is found, and silence is added to it or
-taken from it until the quiet is the pause's length. A mark is reached where the sound stops (before a
+the voice leaves between the two words (a comma's pause, or none) is found, and silence is added to it
+until the quiet is the pause's length (a break is the whole pause, at least the voice's own, as between
+sentences). A mark is reached where the sound stops (before a
 pause) or where it resumes (after one). Words after a boundary move with the audio.
 
 Linear in the chunk's audio per anchor; a chunk holds a bounded number of them.
@@ -19,7 +20,7 @@ import numpy as np
 
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import SILENCE_LEVEL
-from kokoro_server.text.word_timing import TimedWord, WrittenWord
+from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WrittenWord
 
 Anchored = Pause | Mark
 FADE_SECONDS = 0.004  # a cut where the voice does not fall quiet fades out and in, so it does not click
@@ -77,12 +78,26 @@ class Placed:
     audio: np.ndarray
     words: tuple[TimedWord, ...]
     marks: tuple[tuple[int, str], ...]  # (sample, name) in order
+    phonemes: tuple[TimedPhoneme, ...] = ()
 
 
-def place(audio: np.ndarray, words: Sequence[TimedWord], inner: Sequence[Inner], sample_rate: int) -> Placed:
-    """The chunk's audio with each inner pause made at its word boundary, its words moved with the audio,
-    and its inner marks' samples."""
-    words = list(words)
+def place(
+    audio: np.ndarray,
+    words: Sequence[TimedWord],
+    inner: Sequence[Inner],
+    sample_rate: int,
+    phonemes: Sequence[TimedPhoneme] = (),
+    sounds_from: int = 0,
+) -> Placed:
+    """The chunk's audio with each inner pause made at its word boundary, its words and phonemes moved with
+    the audio, and its inner marks' samples. ``sounds_from``: where the chunk's sound starts, when that
+    matters (after a pause): its first word and phonemes start no earlier."""
+    words, sounds = list(words), list(phonemes)
+    if sounds_from and words:
+        words[0] = replace(words[0], start=min(max(words[0].start, sounds_from), words[0].end))
+        sounds = [_after(sound, 0, _Edit(0, 0), sounds_from) for sound in sounds]
+    if not inner:
+        return Placed(audio, tuple(words), (), tuple(sounds))
     marks: list[tuple[int, str]] = []
     for boundary in sorted(inner, key=lambda item: -item.after_word):  # last first: earlier samples stay put
         index = boundary.after_word
@@ -96,8 +111,13 @@ def place(audio: np.ndarray, words: Sequence[TimedWord], inner: Sequence[Inner],
         if any(isinstance(item, Pause) for item in boundary.anchored):
             pause = round(sum(item.ms for item in boundary.anchored if isinstance(item, Pause)) * sample_rate / 1000)
             audio, edit = _pause(audio, cut, quiet_start, quiet_end, pause, sample_rate)
+        resumes = edit(quiet_end) if quiet_end > quiet_start else edit(cut)  # where the sound resumes
+        # After the cut, every time moves with the audio; the next word and its phonemes start no earlier
+        # than their sound (the durations may put a word's start in the quiet before it).
         words[index + 1 :] = [replace(word, start=edit(word.start), end=edit(word.end)) for word in words[index + 1 :]]
-        resumes = max(stops, min(edit(quiet_end), words[index + 1].start))  # where the sound resumes
+        following = words[index + 1]
+        words[index + 1] = replace(following, start=min(max(following.start, resumes), following.end))
+        sounds = [_after(sound, cut, edit, resumes) for sound in sounds]
         here, paused = [], False
         for item in boundary.anchored:
             if isinstance(item, Pause):
@@ -105,18 +125,26 @@ def place(audio: np.ndarray, words: Sequence[TimedWord], inner: Sequence[Inner],
             else:
                 here.append((resumes if paused else stops, item.name))
         marks = [*here, *((edit(sample), name) for sample, name in marks)]
-    return Placed(audio, tuple(words), tuple(marks))
+    return Placed(audio, tuple(words), tuple(marks), tuple(sounds))
+
+
+def _after(sound: TimedPhoneme, cut: int, edit: _Edit, resumes: int) -> TimedPhoneme:
+    """A phoneme moved with the audio, if it is after the cut, and starting no earlier than its sound."""
+    if sound.start < cut:
+        return sound
+    start, end = edit(sound.start), edit(sound.end)
+    return replace(sound, start=min(max(start, resumes), end), end=end)
 
 
 @dataclass(frozen=True)
 class _Edit:
-    """Samples added (``change`` > 0) or taken (< 0) at ``at``: where a sample of the audio before it now is."""
+    """``change`` samples added at ``at``: where a sample of the audio before it now is."""
 
     at: int
     change: int
 
     def __call__(self, sample: int) -> int:
-        return sample if sample < self.at else max(self.at, sample + self.change)
+        return sample if sample < self.at else sample + self.change
 
 
 def _quietest(audio: np.ndarray, start: int, end: int, sample_rate: int) -> int:
@@ -148,13 +176,12 @@ def _quiet_around(audio: np.ndarray, cut: int, lowest: int, highest: int) -> tup
 def _pause(
     audio: np.ndarray, cut: int, quiet_start: int, quiet_end: int, pause: int, sample_rate: int
 ) -> tuple[np.ndarray, _Edit]:
-    """``audio`` with the quiet from ``quiet_start`` to ``quiet_end`` (around ``cut``) made ``pause`` samples
-    long: silence added at ``cut``, or quiet taken from its middle."""
+    """``audio`` with the quiet from ``quiet_start`` to ``quiet_end`` (around ``cut``) made at least ``pause``
+    samples long by silence added at ``cut``: a break is the whole pause, and never shortens the voice's own
+    (as between sentences)."""
     quiet = quiet_end - quiet_start
-    if pause < quiet:
-        drop_start = quiet_start + pause // 2
-        drop_end = drop_start + quiet - pause
-        return np.concatenate([audio[:drop_start], audio[drop_end:]]), _Edit(drop_start, drop_start - drop_end)
+    if pause <= quiet:
+        return audio, _Edit(cut, 0)
     head, tail = audio[:cut].copy(), audio[cut:].copy()
     if quiet == 0:  # the voice runs on here: fade to silence and back
         fade = min(round(FADE_SECONDS * sample_rate), len(head), len(tail))

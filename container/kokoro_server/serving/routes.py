@@ -13,6 +13,7 @@ from aiohttp import web
 from kokoro_core.protocol import (
     Bookmark,
     ErrorCode,
+    Phoneme,
     ProtocolError,
     SpeakRequest,
     Word,
@@ -82,9 +83,10 @@ async def invocations(request: web.Request) -> web.StreamResponse:
             return _error(503, "busy", error.message, {"Retry-After": RETRY_AFTER_SECONDS})
         return _error(400, error.code, error.message)
     options = utterance.options
+    ndjson = options.marks or options.phonemes  # audio with its times, as JSON lines
     response = web.StreamResponse(
         headers={
-            "Content-Type": NDJSON if options.marks else options.format.content_type,
+            "Content-Type": NDJSON if ndjson else options.format.content_type,
             "X-Audio-Format": options.format.encoding,
             "X-Sample-Rate": str(options.format.sample_rate),
             "X-Channels": "1",
@@ -96,16 +98,18 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     try:
         await response.prepare(request)
         header = utterance.header
-        if header and not options.marks:
+        if header and not ndjson:
             await _write(request, response, header, deadline)
         async for rendered in rendered_alone(runtime, utterance):
-            if options.marks:
-                line = _ndjson_chunk(header + rendered.audio, rendered.words, rendered.bookmarks)
+            if ndjson:
+                words = rendered.words if options.marks else []
+                phonemes = rendered.phonemes if options.phonemes else None
+                line = _ndjson_chunk(header + rendered.audio, words, rendered.bookmarks, phonemes)
                 await _write(request, response, line, deadline)
                 header = b""
             elif rendered.audio:  # without marks the body is audio alone: SSML marks need ``marks``
                 await _write(request, response, rendered.audio, deadline)
-        if options.marks:
+        if ndjson:
             done = {"type": "done", "audio_ms": utterance.audio_ms, "ttfa_ms": utterance.ttfa_ms}
             await _write(request, response, json.dumps(done).encode() + b"\n", deadline)
         await response.write_eof()
@@ -167,12 +171,14 @@ class EngineSpeech:
                 yield rendered.audio
 
 
-def _ndjson_chunk(audio: bytes, words: list[Word], bookmarks: list[Bookmark]) -> bytes:
+def _ndjson_chunk(audio: bytes, words: list[Word], bookmarks: list[Bookmark], phonemes: list[Phoneme] | None) -> bytes:
     line: dict[str, Any] = {
         "type": "chunk",
         "audio": base64.b64encode(audio).decode(),
         "words": [w.model_dump() for w in words],
     }
+    if phonemes is not None:
+        line["phonemes"] = [phoneme.model_dump() for phoneme in phonemes]
     if bookmarks:
         line["bookmarks"] = [{"name": mark.name, "at_ms": mark.at_ms} for mark in bookmarks]
     return json.dumps(line).encode() + b"\n"

@@ -34,6 +34,7 @@ from kokoro_core.protocol import (
     Configured,
     Done,
     Marks,
+    Phonemes,
     ProtocolError,
     Ready,
     Speak,
@@ -248,6 +249,8 @@ class Session:
                 self._post("bookmark", (utterance, bookmark))
             if utterance.options.marks and rendered.words:
                 self._post("marks", (utterance, Marks(id=utterance.id, words=rendered.words)))
+            if utterance.options.phonemes and rendered.phonemes:
+                self._post("phonemes", (utterance, Phonemes(id=utterance.id, phonemes=rendered.phonemes)))
             if rendered.audio:
                 self._post("audio", (utterance, rendered.audio))
         self._post("done", utterance)
@@ -316,7 +319,7 @@ class Session:
         elif kind == "canceled":
             canceled = Canceled(id=payload.id, sent_ms=payload.audio_ms, sent_text=payload.sent_text)
             await ws.send_json(canceled.wire())
-        elif kind in ("marks", "bookmark"):
+        elif kind in ("marks", "phonemes", "bookmark"):
             await ws.send_json(payload[1].wire())
         elif kind == "message":
             await ws.send_json(payload.wire())
@@ -331,11 +334,13 @@ def _size(item: tuple[str, Any]) -> int:
         return len(payload[1])
     if kind == "marks":
         return CONTROL_BYTES * (1 + len(payload[1].words) // 4)
+    if kind == "phonemes":
+        return CONTROL_BYTES * (1 + len(payload[1].phonemes) // 4)
     return CONTROL_BYTES
 
 
 def _utterance_of(item: tuple[str, Any]) -> Utterance | None:
     kind, payload = item
-    if kind in ("audio", "marks", "bookmark"):
+    if kind in ("audio", "marks", "phonemes", "bookmark"):
         return cast(Utterance, payload[0])
     return cast(Utterance, payload) if kind in ("start", "done") else None

@@ -21,17 +21,19 @@ import numpy as np
 
 from kokoro_core.audio_format import wav_header
 from kokoro_core.options import SpeechOptions
-from kokoro_core.protocol import SPEED_RANGE, Bookmark, ProtocolError, Word
+from kokoro_core.protocol import SPEED_RANGE, Bookmark, Phoneme, ProtocolError, Word
 from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech, language_of
 from kokoro_core.ssml import Mark, Pause, SsmlError, parse_ssml
 from kokoro_server.engine.speech_engine import Interruption, NothingToSpeak, PreparedChunk, SpeechEngine
 from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.script import Run, Script, split_anchors, ssml_script
+from kokoro_server.text.word_timing import TimedPhoneme
 
 from .audio import StreamEncoder, quiet_edges
 from .breaks import Inner, by_word, place
 from .loudness import louder
+from .phoneme_marks import SILENCE, mark, tiled
 from .planning import Chunk, ScriptPlan
 from .scheduler import Scheduler, Ticket
 
@@ -123,11 +125,13 @@ def check_speakable(text: str, voice: str) -> None:
 
 @dataclass(frozen=True)
 class Rendered:
-    """One piece for the wire: encoded audio, its words, and the marks reached before it."""
+    """One piece for the wire: encoded audio, its words and phonemes (those that start in it), and the marks
+    reached before it."""
 
     audio: bytes
     words: list[Word]
     bookmarks: list[Bookmark] = field(default_factory=list)
+    phonemes: list[Phoneme] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -187,9 +191,10 @@ def _prepare_next(engine: SpeechEngine, utterance: Utterance, plan: ScriptPlan, 
         utterance.planning_seconds, utterance.planned_as_written = plan.planning_seconds, plan.as_written
 
 
-def _silence(encoder: StreamEncoder, utterance: Utterance, samples: int) -> Rendered:
+def _silence(encoder: StreamEncoder, utterance: Utterance, samples: int, sample_rate: int) -> Rendered:
+    quiet = mark(TimedPhoneme(SILENCE, 0, samples), utterance.rendered_samples, 1000 / sample_rate)
     utterance.rendered_samples += samples
-    return Rendered(encoder.encode(np.zeros(samples, dtype=np.float32)), [])
+    return Rendered(encoder.encode(np.zeros(samples, dtype=np.float32)), [], phonemes=[quiet])
 
 
 def _speak(
@@ -202,27 +207,28 @@ def _speak(
     low, high = SPEED_RANGE
     speed = min(high, max(low, utterance.options.speed * run.rate))
     speech = engine.speak(step.chunk, speed, utterance.interruption)
-    placed = place(speech.audio, speech.words, step.inner, rate)
+    whole = speech.audio
+    head_quiet, tail_quiet = quiet_edges(whole)
+    paused = timeline.pause_samples > 0
+    # After a pause, the chunk's first word starts where its sound resumes (its marks are reached there).
+    placed = place(whole, speech.words, step.inner, rate, speech.phonemes, sounds_from=head_quiet if paused else 0)
     whole = placed.audio
+    head_quiet, tail_quiet = quiet_edges(whole)
     ms_per_sample = 1000 / rate
     rendered: list[Rendered] = []
-    head_quiet, tail_quiet = quiet_edges(whole)
     if run.volume_db:
         whole = louder(whole, run.volume_db, sample_rate=rate)
-    paused = timeline.pause_samples > 0
     if paused:
         pad = max(0, timeline.pause_samples - timeline.tail_quiet - head_quiet)
         timeline.pause_samples = 0
         if pad:
-            rendered.append(_silence(encoder, utterance, pad))
-    offset, consumed = utterance.rendered_samples, 0
-    if timeline.marks:
-        lead = head_quiet if paused else 0  # after a pause, its marks are reached where the sound resumes
-        if lead:
-            rendered.append(Rendered(encoder.encode(whole[:lead]), []))
-            utterance.rendered_samples += lead
-        rendered.extend(timeline.reached(utterance, ms_per_sample))
-        consumed = lead
+            rendered.append(_silence(encoder, utterance, pad, rate))
+    offset = utterance.rendered_samples
+    # Where the audio is cut, and the marks reached there: after a pause, its marks where the sound resumes;
+    # each inner mark where its words meet.
+    cuts = [(head_quiet if paused else 0, list(timeline.marks))] if timeline.marks else []
+    timeline.marks.clear()
+    cuts.extend((at, [name]) for at, name in placed.marks)
     words = deque(
         (
             word.start,
@@ -235,21 +241,34 @@ def _speak(
         for word in placed.words
     )
     utterance.words.extend(word for _, word in words)
-    # The audio in pieces, each inner mark reached where its piece begins; a word goes with the piece it starts in.
-    for at, name in (*placed.marks, (len(whole), None)):
-        if at > consumed or name is None:
-            pieces_words = []
-            while words and (words[0][0] < at or name is None):
-                pieces_words.append(words.popleft()[1])
-            rendered.append(Rendered(encoder.encode(whole[consumed:at]), pieces_words))
-            consumed = max(consumed, at)
-        if name is not None:
-            bookmark = Bookmark(id=utterance.id, name=name, at_ms=round((offset + consumed) * ms_per_sample, 1))
-            rendered.append(Rendered(b"", [], [bookmark]))
+    marked = ((sound.start, mark(sound, offset, ms_per_sample)) for sound in tiled(placed.phonemes, len(whole)))
+    sounds = deque((start, sound) for start, sound in marked if sound.end_ms > sound.start_ms)  # none under 0.1 ms
+
+    def piece(start: int, end: int, last: bool = False) -> Rendered:
+        """The audio from ``start`` to ``end``, with the words and phonemes that start in it."""
+        end_of = len(whole) + 1 if last else end
+        return Rendered(encoder.encode(whole[start:end]), _until(words, end_of), phonemes=_until(sounds, end_of))
+
+    consumed = 0
+    for at, names in cuts:
+        if at > consumed:
+            rendered.append(piece(consumed, at))
+            consumed = at
+        at_ms = round((offset + consumed) * ms_per_sample, 1)
+        rendered.append(Rendered(b"", [], [Bookmark(id=utterance.id, name=name, at_ms=at_ms) for name in names]))
+    rendered.append(piece(consumed, len(whole), last=True))
     utterance.rendered_samples = offset + len(whole)
     timeline.tail_quiet = tail_quiet if tail_quiet < len(whole) else timeline.tail_quiet + len(whole)
     utterance.synth_seconds += time.perf_counter() - started
     return rendered
+
+
+def _until[Timed](timed: deque[tuple[int, Timed]], end: int) -> list[Timed]:
+    """Take from ``timed`` (in order of their start sample) those that start before ``end``."""
+    taken = []
+    while timed and timed[0][0] < end:
+        taken.append(timed.popleft()[1])
+    return taken
 
 
 def _without_model(
@@ -270,7 +289,7 @@ def _end_pause(encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline
     marks that waited for it; what comes next counts from there."""
     rendered = []
     if pad := max(0, timeline.pause_samples - timeline.tail_quiet):
-        rendered.append(_silence(encoder, utterance, pad))
+        rendered.append(_silence(encoder, utterance, pad, sample_rate))
     timeline.pause_samples, timeline.tail_quiet = 0, 0
     return rendered + timeline.reached(utterance, 1000 / sample_rate)
 

@@ -27,6 +27,8 @@ from itertools import accumulate
 
 import numpy as np
 
+from kokoro_core.visemes import phoneme_groups
+
 from .g2p import words_of
 from .reading import VoiceReading
 
@@ -50,6 +52,13 @@ class WrittenWord:
 @dataclass(frozen=True)
 class TimedWord:
     text: str  # as written
+    start: int  # samples from the chunk's first sample
+    end: int
+
+
+@dataclass(frozen=True)
+class TimedPhoneme:
+    phoneme: str  # as the model reads it, without stress marks (``kokoro_core.visemes.phoneme_groups``)
     start: int  # samples from the chunk's first sample
     end: int
 
@@ -203,6 +212,46 @@ def phoneme_word_spans(
                 sounding.append(token)
         token += 1
     return spans
+
+
+def phoneme_spans(
+    phonemes: str, frames: np.ndarray, samples_per_frame: int, known: Callable[[str], bool]
+) -> list[tuple[str, Span]]:
+    """Each heard phoneme of ``phonemes`` (``phoneme_groups``: a diphthong or an affricate is one, stress and
+    length go with their sound) and its (start, end) samples, from one inference call's frames, on the
+    same clock as ``phoneme_word_spans``."""
+    starts = np.maximum(np.concatenate(([0], np.cumsum(frames))) - LEAD_FRAMES, 0) * samples_per_frame
+    tokens = "".join(char for char in phonemes if known(char))
+    spans = []
+    for group in phoneme_groups(tokens):
+        sounding = group.first
+        while sounding < group.last and tokens[sounding] in _STRESS:
+            sounding += 1  # a word starts at its first sound, not at its stress mark
+        # Token i is the model's input i + 1: a padding token comes first.
+        spans.append((group.phoneme, (float(starts[sounding + 1]), float(starts[group.last + 2]))))
+    return spans
+
+
+def within_words(phonemes: Sequence[TimedPhoneme], words: Sequence[TimedWord]) -> list[TimedPhoneme]:
+    """The phonemes fitted to the written words: each belongs to the word its middle falls in (or, between
+    two words, the next one), and a word's phonemes tile it exactly, its first starting where the word
+    starts, each ending where the next starts, its last ending where the word ends. So word and phoneme
+    marks share their boundaries, and the quiet between words is the only time no phoneme covers."""
+    if not words:
+        return list(phonemes)
+    by_word: list[list[TimedPhoneme]] = [[] for _ in words]
+    index = 0
+    for phoneme in phonemes:
+        middle = (phoneme.start + phoneme.end) / 2
+        while index + 1 < len(words) and words[index].end <= middle:
+            index += 1
+        by_word[index].append(phoneme)
+    fitted: list[TimedPhoneme] = []
+    for word, own in zip(words, by_word, strict=True):
+        bounds = [word.start, *(min(max(p.start, word.start), word.end) for p in own[1:]), word.end]
+        spans = zip(own, bounds, bounds[1:], strict=False)
+        fitted.extend(TimedPhoneme(p.phoneme, start, end) for p, start, end in spans if end > start)
+    return fitted
 
 
 def until_silent(spans: Sequence[Span], audio: np.ndarray, level: float) -> list[Span]:

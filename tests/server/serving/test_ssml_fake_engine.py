@@ -8,6 +8,7 @@ import json
 import threading
 
 import aiohttp
+import numpy as np
 import pytest
 
 from kokoro_core.model_cache import SAMPLE_RATE
@@ -205,3 +206,28 @@ def test_a_refused_document_over_http_of_any_kind_leaves_no_slot_held() -> None:
 
         assert run(scenario()) == [400, 400, 200]
         assert server.stats()["active_utterances"] == 0
+
+
+def test_prosody_volume_applies_on_every_route() -> None:
+    """The fake tone's amplitude is 0.3: +6 dB makes it 0.6 on the WebSocket, POST and the OpenAI route."""
+    louder = '<speak><prosody volume="+6dB">Hello there.</prosody></speak>'
+
+    def peak(audio: bytes) -> float:
+        return float(np.abs(np.frombuffer(audio, dtype="<i2")).max()) / 32768
+
+    async def scenario(server) -> tuple[bytes, bytes, bytes]:
+        async with aiohttp.ClientSession() as http:
+            async with http.post(f"{server.url}/invocations", json={"text": louder}) as response:
+                posted = await response.read()
+            body = {"model": "kokoro", "voice": "af_heart", "response_format": "pcm", "input": louder}
+            async with http.post(f"{server.url}/v1/audio/speech", json=body) as response:
+                openai = await response.read()
+            async with http.post(f"{server.url}/invocations", json={"text": "Hello there."}) as response:
+                plain = await response.read()
+            return posted, openai, plain
+
+    with fake_server() as (server, _):
+        posted, openai, plain = run(scenario(server))
+        session = audio_of(speak_events(server, louder))
+    assert abs(peak(plain) - 0.3) < 0.01
+    assert all(abs(peak(audio) / peak(plain) - 2.0) < 0.05 for audio in (posted, openai, session))

@@ -13,8 +13,10 @@ Linear in the chunk's audio per anchor; a chunk holds a bounded number of them.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 
 import numpy as np
 
@@ -48,22 +50,25 @@ NO_ANCHORS = Anchors()
 
 
 def by_word(placed: Sequence[tuple[int, Anchored]], text: str, words: Sequence[WrittenWord]) -> Anchors:
-    """Each anchor by the written word it follows: ``placed`` holds (offset in ``text``, what it stands
-    for), ``words`` are ``text``'s written words in order."""
+    """Each anchor by the written word it follows: ``placed`` holds (offset in ``text`` of the character after
+    the anchor, what it stands for), ``words`` are ``text``'s written words in order. An anchor inside a word
+    ("there<mark/>." is the word "there.") follows that word."""
     if not placed:
         return NO_ANCHORS
-    ends: list[int] = []  # where each written word ends in ``text``
+    starts: list[int] = []  # where each written word starts in ``text``
     at = 0
     for word in words:
-        for token in word.text.split():
+        tokens = word.text.split() or [word.text]
+        found = text.find(tokens[0], at)
+        starts.append(found if found >= 0 else at)
+        for token in tokens:  # a word may be several tokens ("3 p.m."), each found after the one before
             found = text.find(token, at)
             at = found + len(token) if found >= 0 else at
-        ends.append(at)
     leading: list[Anchored] = []
     trailing: list[Anchored] = []
     inner: dict[int, list[Anchored]] = {}
     for offset, anchored in placed:
-        before = sum(1 for end in ends if end <= offset)  # words wholly before the anchor
+        before = bisect_left(starts, offset)  # words that start before the anchor
         if before == 0:
             leading.append(anchored)
         elif before >= len(words):
@@ -91,60 +96,85 @@ def place(
 ) -> Placed:
     """The chunk's audio with each inner pause made at its word boundary, its words and phonemes moved with
     the audio, and its inner marks' samples. ``sounds_from``: where the chunk's sound starts, when that
-    matters (after a pause): its first word and phonemes start no earlier."""
+    matters (after a pause): its first word and phonemes start no earlier.
+
+    One pass over the boundaries finds each pause's cut and length in the audio as spoken, then the audio
+    is joined once: linear in the audio and the anchors, however many breaks a chunk holds."""
     words, sounds = list(words), list(phonemes)
-    if sounds_from and words:
-        words[0] = replace(words[0], start=min(max(words[0].start, sounds_from), words[0].end))
-        sounds = [_after(sound, 0, _Edit(0, 0), sounds_from) for sound in sounds]
-    if not inner:
-        return Placed(audio, tuple(words), (), tuple(sounds))
+    resumptions = [(0, sounds_from)] if sounds_from and words else []  # (word, sample its sound resumes at)
+    cuts: list[int] = []  # where silence is added, in order
+    added: list[int] = []  # how much at each
     marks: list[tuple[int, str]] = []
-    for boundary in sorted(inner, key=lambda item: -item.after_word):  # last first: earlier samples stay put
+    audio = audio.copy() if inner else audio
+    delta = 0  # samples added before the boundary at hand
+    for boundary in sorted(inner, key=lambda item: item.after_word):
         index = boundary.after_word
         if index + 1 >= len(words):
             continue
         before, after = words[index], words[index + 1]
         cut = _quietest(audio, before.end, max(before.end, after.start), sample_rate)
         quiet_start, quiet_end = _quiet_around(audio, cut, before.start, after.end)
-        stops = max(before.end, quiet_start) if quiet_end > quiet_start else cut  # where the sound stops
-        edit = _Edit(cut, 0)
-        if any(isinstance(item, Pause) for item in boundary.anchored):
-            pause = round(sum(item.ms for item in boundary.anchored if isinstance(item, Pause)) * sample_rate / 1000)
-            audio, edit = _pause(audio, cut, quiet_start, quiet_end, pause, sample_rate)
-        resumes = edit(quiet_end) if quiet_end > quiet_start else edit(cut)  # where the sound resumes
-        # After the cut, every time moves with the audio; the next word and its phonemes start no earlier
-        # than their sound (the durations may put a word's start in the quiet before it).
-        words[index + 1 :] = [replace(word, start=edit(word.start), end=edit(word.end)) for word in words[index + 1 :]]
-        following = words[index + 1]
-        words[index + 1] = replace(following, start=min(max(following.start, resumes), following.end))
-        sounds = [_after(sound, cut, edit, resumes) for sound in sounds]
-        here, paused = [], False
+        quiet = quiet_end - quiet_start
+        pauses = [round(item.ms * sample_rate / 1000) for item in boundary.anchored if isinstance(item, Pause)]
+        more = max(0, sum(pauses) - quiet) if pauses else 0
+        if more:
+            if not quiet:
+                _fade_around(audio, cut, round(FADE_SECONDS * sample_rate))
+            cuts.append(cut)
+            added.append(more)
+        stops = (max(before.end, quiet_start) if quiet else cut) + delta  # where the sound stops, now
+        resumes = (quiet_end if quiet else cut) + delta + more  # where it resumes, now
+        resumptions.append((index + 1, resumes - delta - more))
+        paused = 0  # of the pauses at this boundary, before the mark at hand
         for item in boundary.anchored:
             if isinstance(item, Pause):
-                paused = True
-            else:
-                here.append((resumes if paused else stops, item.name))
-        marks = [*here, *((edit(sample), name) for sample, name in marks)]
+                paused += round(item.ms * sample_rate / 1000)
+            else:  # before any pause where the sound stops; after one, where that pause ends
+                marks.append((min(stops + paused, resumes) if paused < sum(pauses) else resumes, item.name))
+        delta += more
+    shifts = list(accumulate(added))
+
+    def moved(sample: int, at_or_after: bool) -> int:
+        """Where a sample of the audio as spoken is now: one at a cut moves if it starts something there."""
+        count = bisect_right(cuts, sample) if at_or_after else bisect_left(cuts, sample)
+        return sample + (shifts[count - 1] if count else 0)
+
+    words = [replace(word, start=moved(word.start, True), end=moved(word.end, False)) for word in words]
+    sounds = [replace(sound, start=moved(sound.start, True), end=moved(sound.end, False)) for sound in sounds]
+    # After a pause, a word and its phonemes start no earlier than their sound (the durations may put a
+    # word's start in the quiet before it).
+    floors = sorted((moved(words[index].start, True), moved(sample, True)) for index, sample in resumptions)
+    for index, sample in resumptions:
+        word = words[index]
+        words[index] = replace(word, start=min(max(word.start, moved(sample, True)), word.end))
+    sounds = [_no_earlier(sound, floors) for sound in sounds]
+    if cuts:
+        pieces = np.split(audio, cuts)
+        silences = [np.zeros(count, dtype=np.float32) for count in added]
+        audio = np.concatenate(
+            [piece for pair in zip(pieces, [*silences, None], strict=True) for piece in pair if piece is not None]
+        )
     return Placed(audio, tuple(words), tuple(marks), tuple(sounds))
 
 
-def _after(sound: TimedPhoneme, cut: int, edit: _Edit, resumes: int) -> TimedPhoneme:
-    """A phoneme moved with the audio, if it is after the cut, and starting no earlier than its sound."""
-    if sound.start < cut:
+def _no_earlier(sound: TimedPhoneme, floors: Sequence[tuple[int, int]]) -> TimedPhoneme:
+    """A phoneme that starts between a word's start and where its sound resumes, starting where it resumes."""
+    index = bisect_right(floors, (sound.start, 1 << 62)) - 1
+    if index < 0:
         return sound
-    start, end = edit(sound.start), edit(sound.end)
-    return replace(sound, start=min(max(start, resumes), end), end=end)
+    word_start, resumes = floors[index]
+    if word_start <= sound.start < resumes:
+        return replace(sound, start=min(resumes, sound.end))
+    return sound
 
 
-@dataclass(frozen=True)
-class _Edit:
-    """``change`` samples added at ``at``: where a sample of the audio before it now is."""
-
-    at: int
-    change: int
-
-    def __call__(self, sample: int) -> int:
-        return sample if sample < self.at else sample + self.change
+def _fade_around(audio: np.ndarray, cut: int, fade: int) -> None:
+    """Fade ``audio`` out to ``cut`` and in after it, in place: silence goes there where the voice runs on."""
+    fade = min(fade, cut, len(audio) - cut)
+    if fade > 0:
+        ramp = np.sin(np.linspace(0.0, np.pi / 2, fade, dtype=np.float32)) ** 2
+        audio[cut - fade : cut] *= ramp[::-1]
+        audio[cut : cut + fade] *= ramp
 
 
 def _quietest(audio: np.ndarray, start: int, end: int, sample_rate: int) -> int:
@@ -171,23 +201,3 @@ def _quiet_around(audio: np.ndarray, cut: int, lowest: int, highest: int) -> tup
     start = lowest + (int(before[-1]) + 1 if before.size else 0)
     end = cut + (int(after[0]) if after.size else highest - cut)
     return start, end
-
-
-def _pause(
-    audio: np.ndarray, cut: int, quiet_start: int, quiet_end: int, pause: int, sample_rate: int
-) -> tuple[np.ndarray, _Edit]:
-    """``audio`` with the quiet from ``quiet_start`` to ``quiet_end`` (around ``cut``) made at least ``pause``
-    samples long by silence added at ``cut``: a break is the whole pause, and never shortens the voice's own
-    (as between sentences)."""
-    quiet = quiet_end - quiet_start
-    if pause <= quiet:
-        return audio, _Edit(cut, 0)
-    head, tail = audio[:cut].copy(), audio[cut:].copy()
-    if quiet == 0:  # the voice runs on here: fade to silence and back
-        fade = min(round(FADE_SECONDS * sample_rate), len(head), len(tail))
-        if fade:
-            ramp = np.sin(np.linspace(0.0, np.pi / 2, fade, dtype=np.float32)) ** 2
-            head[len(head) - fade :] *= ramp[::-1]
-            tail[:fade] *= ramp
-    silence = np.zeros(pause - quiet, dtype=np.float32)
-    return np.concatenate([head, silence, tail]), _Edit(cut, pause - quiet)

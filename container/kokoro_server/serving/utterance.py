@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
@@ -213,6 +213,8 @@ def _speak(
     # After a pause, the chunk's first word starts where its sound resumes (its marks are reached there).
     placed = place(whole, speech.words, step.inner, rate, speech.phonemes, sounds_from=head_quiet if paused else 0)
     whole = placed.audio
+    # The pauses around the chunk count the voice's quiet as spoken, before its volume: a soft run's
+    # quiet edges are the same length as a loud one's.
     head_quiet, tail_quiet = quiet_edges(whole)
     ms_per_sample = 1000 / rate
     rendered: list[Rendered] = []
@@ -241,8 +243,11 @@ def _speak(
         for word in placed.words
     )
     utterance.words.extend(word for _, word in words)
-    marked = ((sound.start, mark(sound, offset, ms_per_sample)) for sound in tiled(placed.phonemes, len(whole)))
-    sounds = deque((start, sound) for start, sound in marked if sound.end_ms > sound.start_ms)  # none under 0.1 ms
+    sounds: deque[tuple[int, Phoneme]] = deque()
+    if utterance.options.phonemes:  # a muted run moves no lips: its audio is all ``sil``
+        heard = placed.phonemes if run.volume_db != float("-inf") else ()
+        marked = ((sound.start, mark(sound, offset, ms_per_sample)) for sound in tiled(heard, len(whole)))
+        sounds.extend((start, sound) for start, sound in marked if sound.end_ms > sound.start_ms)  # none under 0.1 ms
 
     def piece(start: int, end: int, last: bool = False) -> Rendered:
         """The audio from ``start`` to ``end``, with the words and phonemes that start in it."""
@@ -302,6 +307,33 @@ def _finish(encoder: StreamEncoder, utterance: Utterance, timeline: _Timeline, s
     return rendered
 
 
+@dataclass
+class _Carry:
+    """Words and phonemes of pieces whose audio encoded to nothing (a resampler holds a few samples back), for
+    the next piece with audio: a client reads a frame's marks just before it."""
+
+    words: list[Word] = field(default_factory=list)
+    phonemes: list[Phoneme] = field(default_factory=list)
+
+    def through(self, pieces: list[Rendered], last: bool = False) -> Iterator[Rendered]:
+        """The pieces to send, each with what was carried to it; with ``last``, what is left goes out too."""
+        for piece in pieces:
+            if not piece.audio:
+                self.words.extend(piece.words)
+                self.phonemes.extend(piece.phonemes)
+                if piece.bookmarks:
+                    yield Rendered(b"", [], piece.bookmarks)
+                continue
+            if self.words or self.phonemes:
+                piece = Rendered(
+                    piece.audio, [*self.words, *piece.words], piece.bookmarks, [*self.phonemes, *piece.phonemes]
+                )
+                self.words, self.phonemes = [], []
+            yield piece
+        if last and (self.words or self.phonemes):
+            yield Rendered(b"", self.words, phonemes=self.phonemes)
+
+
 Prepare = Callable[[], Step | None]
 
 
@@ -350,6 +382,7 @@ async def render(
     prepare: Prepare = partial(_prepare_next, engine, utterance, plan, deque())
     speak = partial(_speak, engine, encoder, utterance, timeline)
     ahead: Future[Step | None] | None = None
+    carry = _Carry()
     finished = False
     try:
         first, ahead = await scheduler.run(utterance.session, partial(_speak_first, prepare, speak, scheduler.prepare))
@@ -361,9 +394,8 @@ async def render(
             else _without_model(first, encoder, utterance, timeline, rate)
         )
         while True:
-            for piece in pieces:
-                if piece.audio or piece.bookmarks:
-                    yield piece
+            for piece in carry.through(pieces):
+                yield piece
             if ahead is None or (step := await asyncio.wrap_future(ahead)) is None:
                 break
             ahead = scheduler.prepare(prepare)  # the next step's text work, while this one is spoken
@@ -373,7 +405,10 @@ async def render(
                 pieces = _without_model(step, encoder, utterance, timeline, rate)
         finished = True
         # A last pause may be seconds of silence to resample: not on the event loop.
-        for piece in await asyncio.wrap_future(scheduler.prepare(partial(_finish, encoder, utterance, timeline, rate))):
+        finished_pieces = await asyncio.wrap_future(
+            scheduler.prepare(partial(_finish, encoder, utterance, timeline, rate))
+        )
+        for piece in carry.through(finished_pieces, last=True):
             yield piece
     finally:
         if not finished:

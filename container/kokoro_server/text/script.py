@@ -59,21 +59,30 @@ Step = Run | Pause | Mark
 
 
 def without_anchors(text: str) -> str:
-    """``text`` with its anchors removed (and the space each stood between), for what reads or says it."""
-    return " ".join(_ANCHORS.sub(" ", text).split()) if _ANCHORS.search(text) else text
+    """``text`` without its anchors, its whitespace collapsed, for what reads or says it."""
+    return split_anchors(text)[0] if _ANCHORS.search(text) else text
 
 
 def split_anchors(text: str) -> tuple[str, list[tuple[int, str]]]:
-    """``text`` without its anchors, and where each stood in that text: (offset, anchor), in order."""
-    words: list[str] = []
+    """``text`` without its anchors (its whitespace collapsed, as the chunk plan collapses it), and where each
+    stood in that text: (offset of the character after it, anchor), in order. An anchor between two
+    letters ("a<break/>b") stands for a space there: the element parts two words."""
+    clean: list[str] = []
     placed: list[tuple[int, str]] = []
-    length = 0  # of the text without anchors so far
-    for token in text.split():
-        placed.extend((length, anchor) for anchor in _ANCHORS.findall(token))
-        if rest := _ANCHORS.sub("", token):
-            length += len(rest) + (1 if words else 0)
-            words.append(rest)
-    return " ".join(words), placed
+    space = False  # whitespace seen since the last character kept
+    for index, char in enumerate(text):
+        if _ANCHORS.fullmatch(char):
+            between_letters = 0 < index < len(text) - 1 and text[index - 1].isalnum() and text[index + 1].isalnum()
+            space = space or between_letters
+            placed.append((len(clean) + (1 if space and clean else 0), char))
+        elif char.isspace():
+            space = True
+        else:
+            if space and clean:
+                clean.append(" ")
+            space = False
+            clean.append(char)
+    return "".join(clean), [(min(offset, len(clean)), anchor) for offset, anchor in placed]
 
 
 @dataclass(frozen=True)
@@ -131,7 +140,7 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
         elif not isinstance(part, SentenceEnd) and after_text():
             anchor = chr(_ANCHOR_BASE + len(anchors))
             anchors[anchor] = part
-            pieces.append(f" {anchor} ")
+            pieces.append(anchor)
         else:
             end_run()
             if not isinstance(part, SentenceEnd):

@@ -12,7 +12,7 @@ from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import SILENCE_LEVEL
 from kokoro_server.serving.breaks import Inner, by_word, place
-from kokoro_server.text.word_timing import TimedWord, WrittenWord
+from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WrittenWord
 from tests.fake_server import fake_server
 from tests.speech import audio_of, connect, run, until
 
@@ -55,23 +55,49 @@ def test_the_quiet_at_a_break_is_its_length_or_the_voices_own_pause_if_longer(ga
 
 def test_marks_are_where_the_sound_stops_before_a_break_and_where_it_resumes_after() -> None:
     audio, words = spoken([300, 250, 200], [0, 80])
-    inner = [Inner(0, (Mark("before"), Pause(300), Mark("after"))), Inner(1, (Mark("plain"),))]
+    inner = [
+        Inner(0, (Mark("before"), Pause(300), Mark("between"), Pause(200), Mark("after"))),
+        Inner(1, (Mark("plain"),)),
+    ]
     placed = place(audio, words, inner, SAMPLE_RATE)
     at = dict((name, sample) for sample, name in placed.marks)
-    assert [name for _, name in placed.marks] == ["before", "after", "plain"]
+    assert [name for _, name in placed.marks] == ["before", "between", "after", "plain"]
     assert at["before"] == words[0].end
-    assert abs(at["after"] - placed.words[1].start) <= 25 * MS
+    assert at["between"] == words[0].end + 300 * MS  # where the first break ends
+    assert at["after"] == placed.words[1].start == words[0].end + 500 * MS  # where the sound resumes
     assert placed.words[1].end <= at["plain"] <= placed.words[2].start
+
+
+@settings(max_examples=40, deadline=None)
+@given(gaps_ms=st.lists(st.integers(0, 200), min_size=1, max_size=12), pause_ms=st.integers(1, 500))
+def test_every_boundary_gets_its_pause_and_words_and_phonemes_keep_their_order(gaps_ms, pause_ms) -> None:
+    audio, words = spoken([120] * (len(gaps_ms) + 1), gaps_ms)
+    phonemes = [TimedPhoneme("a", word.start, word.end) for word in words]
+    inner = [Inner(index, (Pause(pause_ms), Mark(f"m{index}"))) for index in range(len(gaps_ms))]
+    placed = place(audio, words, inner, SAMPLE_RATE, phonemes)
+    for index, gap in enumerate(gaps_ms):
+        quiet = quiet_between(placed.audio, placed.words[index], placed.words[index + 1])
+        assert abs(quiet - max(pause_ms, gap)) <= 25
+    assert [(sound.start, sound.end) for sound in placed.phonemes] == [(w.start, w.end) for w in placed.words]
+    assert all(a.end <= b.start for a, b in zip(placed.words, placed.words[1:], strict=False))
+    assert [sample for sample, _ in placed.marks] == [word.start for word in placed.words[1:]]
+    assert len(placed.audio) == len(audio) + sum(max(0, pause_ms - gap) * MS for gap in gaps_ms)
 
 
 def test_each_anchor_follows_the_written_word_before_it() -> None:
     words = [WrittenWord(text, (text,)) for text in ("Your", "code", "is", "four,", "seven.")]
     text = "Your code is four, seven."
-    placed = [(0, Mark("first")), (12, Pause(300)), (12, Mark("m")), (18, Pause(100)), (25, Mark("last"))]
+    placed = [(0, Mark("first")), (13, Pause(300)), (13, Mark("m")), (19, Pause(100)), (25, Mark("last"))]
     anchors = by_word(placed, text, words)
     assert anchors.leading == (Mark("first"),)
     assert anchors.inner == (Inner(2, (Pause(300), Mark("m"))), Inner(3, (Pause(100),)))
     assert anchors.trailing == (Mark("last"),)
+    # Inside a word ("four<break/>," is the word "four,"): after that word.
+    assert by_word([(17, Pause(50))], text, words).inner == (Inner(3, (Pause(50),)),)
+    # Words written without spaces (as Chinese is cut into words): found by where each starts.
+    chinese = [WrittenWord(text, (text,)) for text in ("你好，", "世界。")]
+    assert by_word([(2, Mark("m"))], "你好，世界。", chinese).inner == (Inner(0, (Mark("m"),)),)
+    assert by_word([(3, Mark("m"))], "你好，世界。", chinese).inner == (Inner(0, (Mark("m"),)),)
 
 
 def test_a_sentence_with_breaks_and_marks_is_one_model_call_with_its_pauses_and_marks_in_place() -> None:

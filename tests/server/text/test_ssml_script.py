@@ -145,9 +145,9 @@ def test_pauses_and_marks_after_text_stay_in_its_run_until_a_volume_change() -> 
     text, placed = split_anchors(first.text)
     assert text == "Your code is four, seven. Then" and without_anchors(first.text) == text
     assert [(offset, first.anchors[anchor]) for offset, anchor in placed] == [
-        (12, Pause(300)),
-        (18, Mark("m")),
-        (25, Pause(1000)),
+        (13, Pause(300)),  # the offset of the character after it: "four,"
+        (19, Mark("m")),
+        (26, Pause(1000)),
     ]
     assert isinstance(louder, Run) and louder.volume_db == 4.0 and louder.text == "louder"
     assert first.volume_db == 0.0 and isinstance(words, Run)
@@ -158,3 +158,15 @@ def test_a_documents_own_private_use_characters_cannot_pass_for_anchors() -> Non
     script = ssml_script(parse_ssml("<speak>Hello \U000f0000 there</speak>"), "en-us", PHONEME_SYMBOLS)
     (run,) = script.steps
     assert isinstance(run, Run) and not run.anchors and split_anchors(run.text) == ("Hello there", [])
+
+
+def test_an_anchor_touching_punctuation_or_letters_leaves_the_text_as_written() -> None:
+    document = '<speak>Hello there<mark name="a"/>. Wait<break time="500ms"/>, then a<break/>b.</speak>'
+    (run,) = ssml_script(parse_ssml(document), "en-us", PHONEME_SYMBOLS).steps
+    text, placed = split_anchors(run.text)
+    assert text == "Hello there. Wait, then a b."  # between two letters, an element parts two words
+    assert [(offset, run.anchors[anchor]) for offset, anchor in placed] == [
+        (11, Mark("a")),
+        (17, Pause(500)),
+        (26, Pause(400)),
+    ]

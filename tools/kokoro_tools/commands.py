@@ -119,7 +119,7 @@ def emulate(
     from .emulator import Limits
     from .emulator_host import STOP_SECONDS, emulating
     from .image_run import ImageFailed, serving_image
-    from .stopping import stopped_line, wait_for_stop_signal
+    from .stopping import StopSignal, stopped_line
 
     limits = Limits(invocation_seconds=invocation_seconds, session_seconds=session_seconds, idle_seconds=idle_seconds)
     with contextlib.ExitStack() as stack:
@@ -136,6 +136,7 @@ def emulate(
                 raise typer.Exit(1) from None
         url = url.rstrip("/")
         with emulating(url, endpoint_name, region, port, limits=limits) as emulator:
+            stop = StopSignal()  # before the ready line: a client may signal as soon as it reads it
             shutil.copyfile(emulator.ca_file, ca_out)
             typer.echo(
                 f"SageMaker runtime stand-in for endpoint {endpoint_name!r} ({region}) at {emulator.url} → {url}"
@@ -146,7 +147,7 @@ def emulate(
                 f"--endpoint-url {emulator.url} --ca-file {ca_out} [--transport post]"
             )
             typer.echo(f"Ctrl-C (or SIGTERM) stops it within {STOP_SECONDS:g} s.")
-            signaled = wait_for_stop_signal()
+            signaled = stop.wait()
         cut = ": streams still open after the grace period were cut" if emulator.cut else ""
         typer.echo(stopped_line(signaled, STOP_SECONDS, cut))
         if image is not None:

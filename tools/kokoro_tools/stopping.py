@@ -26,14 +26,20 @@ APP_CUT_SECONDS = 1.0
 APP_STOP_SECONDS = APP_GRACE_SECONDS + APP_CUT_SECONDS
 
 
-def wait_for_stop_signal() -> float:
-    """Block until Ctrl-C (SIGINT) or SIGTERM; return when it came (``time.monotonic``)."""
-    stopping = threading.Event()
-    for signum in STOP_SIGNALS:
-        signal.signal(signum, lambda *_: stopping.set())
-    stopping.wait()
-    _second_signal_quits()
-    return time.monotonic()
+class StopSignal:
+    """Ctrl-C (SIGINT) or SIGTERM, caught from when this is made: made before a command says it is ready, so
+    a signal sent the moment it does is not lost to the default handler."""
+
+    def __init__(self) -> None:
+        self._stopping = threading.Event()
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, lambda *_: self._stopping.set())
+
+    def wait(self) -> float:
+        """Block until the signal came; return when it did (``time.monotonic``)."""
+        self._stopping.wait()
+        _second_signal_quits()
+        return time.monotonic()
 
 
 def _second_signal_quits() -> None:

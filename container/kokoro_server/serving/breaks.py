@@ -105,6 +105,7 @@ def place(
     cuts: list[int] = []  # where silence is added, in order
     added: list[int] = []  # how much at each
     marks: list[tuple[int, str]] = []
+    ends: dict[int, int] = {}  # a word's end moved to where its sound stops, by its end as timed
     audio = audio.copy() if inner else audio
     delta = 0  # samples added before the boundary at hand
     for boundary in sorted(inner, key=lambda item: item.after_word):
@@ -122,6 +123,9 @@ def place(
                 _fade_around(audio, cut, round(FADE_SECONDS * sample_rate))
             cuts.append(cut)
             added.append(more)
+        if quiet and quiet_start > before.end:  # the word lasts until its sound stops, where the pause begins
+            ends[before.end] = quiet_start
+            words[index] = replace(before, end=quiet_start)
         stops = (max(before.end, quiet_start) if quiet else cut) + delta  # where the sound stops, now
         resumes = (quiet_end if quiet else cut) + delta + more  # where it resumes, now
         resumptions.append((index + 1, resumes - delta - more))
@@ -133,6 +137,7 @@ def place(
                 marks.append((min(stops + paused, resumes) if paused < sum(pauses) else resumes, item.name))
         delta += more
     shifts = list(accumulate(added))
+    sounds = [replace(sound, end=ends.get(sound.end, sound.end)) for sound in sounds]  # a word's last phoneme
 
     def moved(sample: int, at_or_after: bool) -> int:
         """Where a sample of the audio as spoken is now: one at a cut moves if it starts something there."""

@@ -65,15 +65,16 @@ def without_anchors(text: str) -> str:
 
 def split_anchors(text: str) -> tuple[str, list[tuple[int, str]]]:
     """``text`` without its anchors (its whitespace collapsed, as the chunk plan collapses it), and where each
-    stood in that text: (offset of the character after it, anchor), in order. An anchor between two
-    letters ("a<break/>b") stands for a space there: the element parts two words."""
+    stood in that text: (offset of the character after it, anchor), in order. An anchor right before a
+    word ("1.<break/>Goodbye", "a<break/>b") stands for a space there: the element parts two words; one
+    before punctuation ("there<mark/>.") or a space stands for nothing."""
     clean: list[str] = []
     placed: list[tuple[int, str]] = []
     space = False  # whitespace seen since the last character kept
     for index, char in enumerate(text):
         if _ANCHORS.fullmatch(char):
-            between_letters = 0 < index < len(text) - 1 and text[index - 1].isalnum() and text[index + 1].isalnum()
-            space = space or between_letters
+            before_word = 0 < index < len(text) - 1 and not text[index - 1].isspace() and text[index + 1].isalnum()
+            space = space or before_word
             placed.append((len(clean) + (1 if space and clean else 0), char))
         elif char.isspace():
             space = True

@@ -195,6 +195,7 @@ def test_fragmented_message_is_reassembled(server, idle_after):
         "normalize": True,
         "lexicon_entries": 0,
         "marks": False,
+        "phonemes": False,
     }
 
 
@@ -219,6 +220,7 @@ def test_configure_sets_session_defaults(server, idle_after):
         "normalize": True,
         "lexicon_entries": 0,
         "marks": False,
+        "phonemes": False,
     }
     assert plausible_duration("Configured once.", len(mulaw) / 8000)
     assert plausible_duration("Overridden here.", len(pcm) / 2 / 16000)

@@ -11,8 +11,6 @@ to whole samples before they are passed on. With ``marks`` on, the response is n
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import json
 import threading
 from collections import deque
@@ -24,6 +22,7 @@ from kokoro_core.audio_format import DEFAULT_RATES, FORMATS, AudioFormat
 from kokoro_core.protocol import (
     Bookmark,
     Cancel,
+    ChunkLine,
     ClientMessage,
     Close,
     Configure,
@@ -36,6 +35,8 @@ from kokoro_core.protocol import (
     Speak,
     SpeakRequest,
     Start,
+    UnexpectedMessage,
+    parse_ndjson_line,
 )
 
 from .transport import Audio, Control, Event, TransportClosed
@@ -80,15 +81,15 @@ class NdjsonReader:
         events: list[Event] = []
         for line in filter(None, (line.strip() for line in lines)):
             try:
-                document = json.loads(line)
-                if document.get("type") != "chunk":
-                    continue  # "done", or a line type this client does not know
-                audio = base64.b64decode(document["audio"], validate=True)
-                marks = Marks(id=self._utterance_id, words=document.get("words", []))
-                phonemes = Phonemes(id=self._utterance_id, phonemes=document.get("phonemes", []))
-                reached = [Bookmark(id=self._utterance_id, **mark) for mark in document.get("bookmarks", [])]
-            except (ValueError, KeyError, TypeError, binascii.Error) as error:
-                raise TransportClosed(f"the response has a line this client cannot read: {error}") from None
+                parsed = parse_ndjson_line(line)
+            except UnexpectedMessage as error:
+                raise TransportClosed(str(error)) from None
+            if not isinstance(parsed, ChunkLine):
+                continue  # "done", or a line type this client does not know
+            audio = parsed.audio_bytes()
+            marks = Marks(id=self._utterance_id, words=parsed.words)
+            phonemes = Phonemes(id=self._utterance_id, phonemes=parsed.phonemes or [])
+            reached = [Bookmark(id=self._utterance_id, **mark.model_dump()) for mark in parsed.bookmarks or []]
             events.extend(Control(bookmark) for bookmark in reached)  # an SSML document's marks, before the audio
             if marks.words:
                 events.append(Control(marks))
@@ -156,18 +157,16 @@ class SageMakerPostTransport:
 
     @staticmethod
     def _described(options: Configure | SpeakRequest) -> dict[str, Any]:
-        """What the endpoint will apply, as far as a client knows it (the default voice only the server does)."""
-        encoding = options.format or "pcm16"
-        return {
-            "voice": options.voice,
-            "speed": options.speed or 1.0,
-            "format": encoding,
-            "sample_rate": options.sample_rate or DEFAULT_RATES[encoding],
-            "normalize": True if options.normalize is None else options.normalize,
-            "lexicon_entries": len(options.lexicon or {}),
-            "marks": bool(options.marks),
-            "phonemes": bool(options.phonemes),
+        """What the endpoint will apply, as far as a client knows it: the options given, the protocol's defaults
+        for the others (``Configured``'s), and the default voice left out (only the server knows it)."""
+        given = {
+            name: value
+            for name in ("voice", "speed", "format", "normalize", "marks", "phonemes")
+            if (value := getattr(options, name)) is not None
         }
+        encoding = options.format or Configured.model_fields["format"].default
+        sample_rate = options.sample_rate or DEFAULT_RATES[encoding]
+        return {**given, "format": encoding, "sample_rate": sample_rate, "lexicon_entries": len(options.lexicon or {})}
 
     async def receive(self) -> Event:
         while True:

@@ -11,6 +11,8 @@ Server messages ignore fields they do not know, so a client keeps working when t
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from typing import Annotated, Any, Literal, get_args
 
@@ -487,6 +489,79 @@ SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
     for model in (Ready, Configured, Start, Marks, Phonemes, Bookmark, Done, Canceled, Error)
 }
 _SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")])
+
+
+# -- POST /invocations as NDJSON (with marks or phonemes on) ------------------------------------
+
+
+class ReachedMark(BaseModel):
+    """An SSML ``mark`` in a POST NDJSON line: a ``Bookmark`` without the id a session needs."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    name: str
+    at_ms: float
+
+
+class ChunkLine(_ServerMessage):
+    """One NDJSON line of a POST answer: a chunk's audio (base64, in the requested format; the first one of
+    a ``wav`` starts with its header), the words and phonemes that start in it, and the SSML marks reached
+    just before it. ``phonemes`` is absent unless asked for."""
+
+    type: Literal["chunk"] = "chunk"
+    audio: str = ""
+    words: list[Word] = Field(default_factory=list)
+    phonemes: list[Phoneme] | None = None
+    bookmarks: list[ReachedMark] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        audio: bytes,
+        words: list[Word],
+        bookmarks: list[Bookmark],
+        phonemes: list[Phoneme] | None = None,
+    ) -> ChunkLine:
+        reached = [ReachedMark(name=mark.name, at_ms=mark.at_ms) for mark in bookmarks] or None
+        return cls(audio=base64.b64encode(audio).decode(), words=words, phonemes=phonemes, bookmarks=reached)
+
+    def audio_bytes(self) -> bytes:
+        return base64.b64decode(self.audio, validate=True)
+
+
+class DoneLine(_ServerMessage):
+    """The last NDJSON line of a POST answer."""
+
+    type: Literal["done"] = "done"
+    audio_ms: float = 0.0
+    ttfa_ms: float | None = None
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+NdjsonLine = ChunkLine | DoneLine
+_NDJSON_LINE: TypeAdapter[NdjsonLine] = TypeAdapter(Annotated[NdjsonLine, Field(discriminator="type")])
+
+
+def ndjson_line(line: NdjsonLine) -> bytes:
+    """A line as sent: JSON, then a newline."""
+    return json.dumps(line.wire()).encode() + b"\n"
+
+
+def parse_ndjson_line(data: bytes) -> NdjsonLine | None:
+    """A POST answer's line, typed; ``None`` for a line type this client does not know. Raises
+    ``UnexpectedMessage`` for a line it cannot read."""
+    try:
+        document = json.loads(data)
+        if isinstance(document, dict) and document.get("type") not in ("chunk", "done"):
+            return None
+        line = _NDJSON_LINE.validate_python(document)
+        if isinstance(line, ChunkLine):
+            line.audio_bytes()  # refuse a line whose audio is not base64 here, not where it is played
+        return line
+    except (ValueError, ValidationError, binascii.Error) as error:
+        raise UnexpectedMessage(f"the response has a line this client cannot read: {error}") from None
 
 
 class UnexpectedMessage(ValueError):

@@ -138,3 +138,31 @@ def test_server_messages_wire_form_matches_the_documented_fields() -> None:
         "max_text_chars",
     }  # fmt: skip
     assert "first_chunk_chars" not in Start(id="u", voice="v", sample_rate=8000).wire()
+
+
+def test_post_ndjson_lines_are_typed_both_ways_and_a_bad_one_is_refused() -> None:
+    from kokoro_core.protocol import (
+        Bookmark,
+        ChunkLine,
+        DoneLine,
+        Phoneme,
+        UnexpectedMessage,
+        Word,
+        ndjson_line,
+        parse_ndjson_line,
+    )
+
+    words = [Word(text="Hi.", start_ms=0.0, end_ms=210.5)]
+    phonemes = [Phoneme(phoneme="h", viseme=12, start_ms=0.0, end_ms=80.0)]
+    line = ChunkLine.of(b"\x01\x02", words, [Bookmark(id="u1", name="m", at_ms=0.0)], phonemes)
+    sent = ndjson_line(line)
+    assert sent.endswith(b"\n") and b'"id"' not in sent  # a POST line names no utterance
+    parsed = parse_ndjson_line(sent)
+    assert parsed == line and isinstance(parsed, ChunkLine) and parsed.audio_bytes() == b"\x01\x02"
+    plain = ndjson_line(ChunkLine.of(b"", words, []))
+    assert b"phonemes" not in plain and b"bookmarks" not in plain  # absent unless there is something to say
+    assert parse_ndjson_line(ndjson_line(DoneLine(audio_ms=5.0))) == DoneLine(audio_ms=5.0, ttfa_ms=None)
+    assert parse_ndjson_line(b'{"type": "progress", "at": 1}') is None  # a newer server's line type
+    for bad in (b'{"type": "chunk", "audio": "not base64!"}', b"{", b'{"type": "chunk", "words": [{}]}'):
+        with pytest.raises(UnexpectedMessage):
+            parse_ndjson_line(bad)

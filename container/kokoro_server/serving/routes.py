@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from aiohttp import web
 
 from kokoro_core.protocol import (
-    Bookmark,
+    ChunkLine,
+    DoneLine,
     ErrorCode,
-    Phoneme,
     ProtocolError,
     SpeakRequest,
-    Word,
     decode_utf8,
+    ndjson_line,
     parse_json_object,
     parse_speak_request,
 )
@@ -104,14 +102,14 @@ async def invocations(request: web.Request) -> web.StreamResponse:
             if ndjson:
                 words = rendered.words if options.marks else []
                 phonemes = rendered.phonemes if options.phonemes else None
-                line = _ndjson_chunk(header + rendered.audio, words, rendered.bookmarks, phonemes)
-                await _write(request, response, line, deadline)
+                line = ChunkLine.of(header + rendered.audio, words, rendered.bookmarks, phonemes)
+                await _write(request, response, ndjson_line(line), deadline)
                 header = b""
             elif rendered.audio:  # without marks the body is audio alone: SSML marks need ``marks``
                 await _write(request, response, rendered.audio, deadline)
         if ndjson:
-            done = {"type": "done", "audio_ms": utterance.audio_ms, "ttfa_ms": utterance.ttfa_ms}
-            await _write(request, response, json.dumps(done).encode() + b"\n", deadline)
+            done = DoneLine(audio_ms=utterance.audio_ms, ttfa_ms=utterance.ttfa_ms)
+            await _write(request, response, ndjson_line(done), deadline)
         await response.write_eof()
     finally:
         runtime.finished(utterance, "disconnected")  # released already, unless the client left before audio
@@ -169,19 +167,6 @@ class EngineSpeech:
         async for rendered in rendered_alone(runtime, utterance):
             if rendered.audio:
                 yield rendered.audio
-
-
-def _ndjson_chunk(audio: bytes, words: list[Word], bookmarks: list[Bookmark], phonemes: list[Phoneme] | None) -> bytes:
-    line: dict[str, Any] = {
-        "type": "chunk",
-        "audio": base64.b64encode(audio).decode(),
-        "words": [w.model_dump() for w in words],
-    }
-    if phonemes is not None:
-        line["phonemes"] = [phoneme.model_dump() for phoneme in phonemes]
-    if bookmarks:
-        line["bookmarks"] = [{"name": mark.name, "at_ms": mark.at_ms} for mark in bookmarks]
-    return json.dumps(line).encode() + b"\n"
 
 
 async def bidirectional(request: web.Request) -> web.StreamResponse:

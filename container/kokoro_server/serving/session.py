@@ -18,7 +18,6 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, cast
 
 from aiohttp import WSMsgType, web
 
@@ -42,14 +41,14 @@ from kokoro_core.protocol import (
     parse_client_message,
 )
 
-from . import pace, telemetry
+from . import outbox, pace, telemetry
+from .outbox import AudioFrame, CanceledReply, CloseSocket, Finished, Reply, Started, Timing
 from .runtime import Runtime
 from .utterance import Utterance
 
 OUTBOX_LIMIT = 32  # audio frames synthesized ahead of the socket; beyond this the producer waits
 AUDIO_AHEAD_BYTES = 4 << 20  # nor more audio than this (at least one frame)
 OUTBOX_MAX_BYTES = 8 << 20  # past this the client is not reading what it asked for: it is dropped
-CONTROL_BYTES = 256  # about what a control message takes on the wire (marks: per word)
 GOING_AWAY = 1001
 POLICY_VIOLATION = 1008
 
@@ -64,7 +63,7 @@ class Session:
         self._queue: deque[Utterance] = deque()
         self._unfinished: dict[str, Utterance] = {}
         self._current: tuple[Utterance, asyncio.Task[None]] | None = None
-        self._outbox: deque[tuple[str, Any]] = deque()
+        self._outbox: deque[outbox.Item] = deque()
         self._outbox_bytes = 0
         self._urgent = 0  # replies at the head of the outbox that go out before any audio, in order
         self._outbox_changed = asyncio.Event()
@@ -122,13 +121,13 @@ class Session:
                 case Close():
                     self.close(1000)
         except ProtocolError as error:
-            self._post_urgent("message", error.reply(message.id if isinstance(message, Speak) else None))
+            self._post_urgent(Reply(error.reply(message.id if isinstance(message, Speak) else None)))
 
     def _on_configure(self, message: Configure) -> None:
         engine = self._runtime.engine
         assert engine is not None
         self._defaults = self._runtime.resolve(message, self._defaults)
-        self._post("message", Configured(**self._defaults.described()))
+        self._post(Reply(Configured(**self._defaults.described())))
 
     def _on_speak(self, message: Speak) -> None:
         engine = self._runtime.engine
@@ -189,11 +188,11 @@ class Session:
             self._queue.remove(utterance)
         if self._current is not None and self._current[0] is utterance:
             self._current[1].cancel()
-        self._outbox = deque(item for item in self._outbox if _utterance_of(item) is not utterance)
-        self._outbox_bytes = sum(_size(item) for item in self._outbox)
+        self._outbox = deque(item for item in self._outbox if item.utterance is not utterance)
+        self._outbox_bytes = sum(item.size for item in self._outbox)
         self._heard_by = None  # the listener stops hearing it: the next reply starts afresh
         self._room.set()
-        self._post_urgent("canceled", utterance)
+        self._post_urgent(CanceledReply(utterance))
         self._runtime.finished(utterance, "canceled")
 
     # -- producer -------------------------------------------------------------------------
@@ -204,7 +203,7 @@ class Session:
         while True:
             while not self._queue:
                 if self._close_code is not None:
-                    self._post("close", self._close_code)
+                    self._post(CloseSocket(self._close_code))
                     return
                 self._work.clear()
                 await self._work.wait()
@@ -219,10 +218,10 @@ class Session:
                 # only this utterance was canceled: go on with the next
             except ProtocolError as error:  # an SSML document refused: its error comes in its turn
                 if self._unfinished.pop(utterance.id, None) is not None:
-                    self._post("message", error.reply(utterance.id))
+                    self._post(Reply(error.reply(utterance.id)))
             except Exception as error:
                 if self._unfinished.pop(utterance.id, None) is not None:
-                    self._post("message", ProtocolError("synthesis_failed", str(error)).reply(utterance.id))
+                    self._post(Reply(ProtocolError("synthesis_failed", str(error)).reply(utterance.id)))
                     runtime.finished(utterance, "failed")
             finally:
                 self._current = None
@@ -240,32 +239,32 @@ class Session:
         )
         utterance.first_chunk = first_chunk
         await runtime.parsed(utterance)
-        self._post("start", utterance)
+        self._post(Started(utterance))
         async for rendered in runtime.render(utterance, first_chunk):
             while self._outbox and (len(self._outbox) >= OUTBOX_LIMIT or self._outbox_bytes >= AUDIO_AHEAD_BYTES):
                 self._room.clear()
                 await self._room.wait()
             for bookmark in rendered.bookmarks:
-                self._post("bookmark", (utterance, bookmark))
+                self._post(Timing(utterance, bookmark))
             if utterance.options.marks and rendered.words:
-                self._post("marks", (utterance, Marks(id=utterance.id, words=rendered.words)))
+                self._post(Timing(utterance, Marks(id=utterance.id, words=rendered.words)))
             if utterance.options.phonemes and rendered.phonemes:
-                self._post("phonemes", (utterance, Phonemes(id=utterance.id, phonemes=rendered.phonemes)))
+                self._post(Timing(utterance, Phonemes(id=utterance.id, phonemes=rendered.phonemes)))
             if rendered.audio:
-                self._post("audio", (utterance, rendered.audio))
-        self._post("done", utterance)
+                self._post(AudioFrame(utterance, rendered.audio))
+        self._post(Finished(utterance))
 
     # -- sender ---------------------------------------------------------------------------
 
-    def _post(self, kind: str, payload: Any) -> None:
-        self._outbox.append((kind, payload))
-        self._posted(_size((kind, payload)))
+    def _post(self, item: outbox.Item) -> None:
+        self._outbox.append(item)
+        self._posted(item.size)
 
-    def _post_urgent(self, kind: str, payload: Any) -> None:
+    def _post_urgent(self, item: outbox.Item) -> None:
         """Post ahead of queued audio (an error, a cancel), after the urgent replies posted before it."""
-        self._outbox.insert(self._urgent, (kind, payload))
+        self._outbox.insert(self._urgent, item)
         self._urgent += 1
-        self._posted(_size((kind, payload)))
+        self._posted(item.size)
 
     def _posted(self, size: int) -> None:
         self._outbox_bytes += size
@@ -282,65 +281,44 @@ class Session:
                 await self._outbox_changed.wait()
             item = self._outbox.popleft()
             self._urgent = max(0, self._urgent - 1)
-            self._outbox_bytes -= _size(item)
-            kind, payload = item
+            self._outbox_bytes -= item.size
             self._room.set()
             try:
                 async with asyncio.timeout(deadline):
-                    await self._write(ws, kind, payload)
+                    await self._write(ws, item)
             except TimeoutError:
                 self.drop(f"a write waited over {deadline:g} s: the client is not reading")
                 return
             except ConnectionError:
                 return  # the client is gone; the reader sees the socket close and cleans up
-            if kind == "close":
+            if isinstance(item, CloseSocket):
                 return
 
-    async def _write(self, ws: web.WebSocketResponse, kind: str, payload: Any) -> None:
-        if kind == "audio":
-            utterance, data = payload
-            await ws.send_bytes(data)
-            utterance.sent(len(data))
-            now = time.perf_counter()  # the listener plays audio as it arrives, after what it has
-            heard_from = now if self._heard_by is None else max(self._heard_by, now)
-            self._heard_by = heard_from + utterance.options.format.duration_ms(len(data)) / 1000
-        elif kind == "start":
-            chars, must_fit = payload.first_chunk
-            # A client resuming this utterance sends first_chunk_chars back, for the same audio.
-            start = Start(id=payload.id, first_chunk_chars=chars if must_fit else None, **payload.options.described())
-            await ws.send_json(start.wire())
-            if payload.header:
-                await ws.send_bytes(payload.header)
-        elif kind == "done":
-            self._unfinished.pop(payload.id, None)
-            self._runtime.finished(payload, "done")
-            done = Done(id=payload.id, audio_ms=payload.audio_ms, ttfa_ms=payload.ttfa_ms)
-            await ws.send_json(done.wire())
-        elif kind == "canceled":
-            canceled = Canceled(id=payload.id, sent_ms=payload.audio_ms, sent_text=payload.sent_text)
-            await ws.send_json(canceled.wire())
-        elif kind in ("marks", "phonemes", "bookmark"):
-            await ws.send_json(payload[1].wire())
-        elif kind == "message":
-            await ws.send_json(payload.wire())
-        elif kind == "close":
-            await ws.close(code=payload, message=b"session closed" if payload == 1000 else b"server shutting down")
-
-
-def _size(item: tuple[str, Any]) -> int:
-    """About how many bytes ``item`` takes on the wire."""
-    kind, payload = item
-    if kind == "audio":
-        return len(payload[1])
-    if kind == "marks":
-        return CONTROL_BYTES * (1 + len(payload[1].words) // 4)
-    if kind == "phonemes":
-        return CONTROL_BYTES * (1 + len(payload[1].phonemes) // 4)
-    return CONTROL_BYTES
-
-
-def _utterance_of(item: tuple[str, Any]) -> Utterance | None:
-    kind, payload = item
-    if kind in ("audio", "marks", "phonemes", "bookmark"):
-        return cast(Utterance, payload[0])
-    return cast(Utterance, payload) if kind in ("start", "done") else None
+    async def _write(self, ws: web.WebSocketResponse, item: outbox.Item) -> None:
+        match item:
+            case AudioFrame(utterance, data):
+                await ws.send_bytes(data)
+                utterance.sent(len(data))
+                now = time.perf_counter()  # the listener plays audio as it arrives, after what it has
+                heard_from = now if self._heard_by is None else max(self._heard_by, now)
+                self._heard_by = heard_from + utterance.options.format.duration_ms(len(data)) / 1000
+            case Started(utterance):
+                chars, must_fit = utterance.first_chunk or (0, False)
+                # A client resuming this utterance sends first_chunk_chars back, for the same audio.
+                described = utterance.options.described()
+                start = Start(id=utterance.id, first_chunk_chars=chars if must_fit else None, **described)
+                await ws.send_json(start.wire())
+                if utterance.header:
+                    await ws.send_bytes(utterance.header)
+            case Finished(utterance):
+                self._unfinished.pop(utterance.id, None)
+                self._runtime.finished(utterance, "done")
+                done = Done(id=utterance.id, audio_ms=utterance.audio_ms, ttfa_ms=utterance.ttfa_ms)
+                await ws.send_json(done.wire())
+            case CanceledReply(utterance):
+                canceled = Canceled(id=utterance.id, sent_ms=utterance.audio_ms, sent_text=utterance.sent_text)
+                await ws.send_json(canceled.wire())
+            case Timing(_, message) | Reply(message):
+                await ws.send_json(message.wire())
+            case CloseSocket(code):
+                await ws.close(code=code, message=b"session closed" if code == 1000 else b"server shutting down")

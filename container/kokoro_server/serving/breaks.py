@@ -92,21 +92,21 @@ def place(
     inner: Sequence[Inner],
     sample_rate: int,
     phonemes: Sequence[TimedPhoneme] = (),
-    sounds_from: int = 0,
 ) -> Placed:
     """The chunk's audio with each inner pause made at its word boundary, its words and phonemes moved with
-    the audio, and its inner marks' samples. ``sounds_from``: where the chunk's sound starts, when that
-    matters (after a pause): its first word and phonemes start no earlier.
+    the audio, and its inner marks' samples.
 
     One pass over the boundaries finds each pause's cut and length in the audio as spoken, then the audio
     is joined once: linear in the audio and the anchors, however many breaks a chunk holds."""
+    if not inner:
+        return Placed(audio, tuple(words), (), tuple(phonemes))
     words, sounds = list(words), list(phonemes)
-    resumptions = [(0, sounds_from)] if sounds_from and words else []  # (word, sample its sound resumes at)
+    resumptions: list[tuple[int, int]] = []  # (word, sample its sound resumes at)
     cuts: list[int] = []  # where silence is added, in order
     added: list[int] = []  # how much at each
     marks: list[tuple[int, str]] = []
     ends: dict[int, int] = {}  # a word's end moved to where its sound stops, by its end as timed
-    audio = audio.copy() if inner else audio
+    audio = audio.copy()
     delta = 0  # samples added before the boundary at hand
     for boundary in sorted(inner, key=lambda item: item.after_word):
         index = boundary.after_word
@@ -148,7 +148,7 @@ def place(
     sounds = [replace(sound, start=moved(sound.start, True), end=moved(sound.end, False)) for sound in sounds]
     # After a pause, a word and its phonemes start no earlier than their sound (the durations may put a
     # word's start in the quiet before it).
-    floors = sorted((moved(words[index].start, True), moved(sample, True)) for index, sample in resumptions)
+    floors = [(words[index].start, moved(sample, True)) for index, sample in resumptions]  # in order
     for index, sample in resumptions:
         word = words[index]
         words[index] = replace(word, start=min(max(word.start, moved(sample, True)), word.end))
@@ -160,6 +160,17 @@ def place(
             [piece for pair in zip(pieces, [*silences, None], strict=True) for piece in pair if piece is not None]
         )
     return Placed(audio, tuple(words), tuple(marks), tuple(sounds))
+
+
+def sounding_from(placed: Placed, sample: int) -> Placed:
+    """``placed`` with its first word, and the phonemes before its sound, starting where its sound starts at
+    ``sample`` (after a pause: the durations may put them in the quiet before it)."""
+    if not placed.words:
+        return placed
+    first = placed.words[0]
+    floors = [(first.start, sample)]
+    words = (replace(first, start=min(max(first.start, sample), first.end)), *placed.words[1:])
+    return replace(placed, words=words, phonemes=tuple(_no_earlier(sound, floors) for sound in placed.phonemes))
 
 
 def _no_earlier(sound: TimedPhoneme, floors: Sequence[tuple[int, int]]) -> TimedPhoneme:

@@ -31,7 +31,7 @@ from kokoro_server.text.script import Run, Script, split_anchors, ssml_script
 from kokoro_server.text.word_timing import TimedPhoneme
 
 from .audio import StreamEncoder, quiet_edges
-from .breaks import Inner, by_word, place
+from .breaks import Inner, by_word, place, sounding_from
 from .loudness import louder
 from .phoneme_marks import SILENCE, mark, tiled
 from .planning import Chunk, ScriptPlan
@@ -207,15 +207,14 @@ def _speak(
     low, high = SPEED_RANGE
     speed = min(high, max(low, utterance.options.speed * run.rate))
     speech = engine.speak(step.chunk, speed, utterance.interruption)
-    whole = speech.audio
-    head_quiet, tail_quiet = quiet_edges(whole)
-    paused = timeline.pause_samples > 0
-    # After a pause, the chunk's first word starts where its sound resumes (its marks are reached there).
-    placed = place(whole, speech.words, step.inner, rate, speech.phonemes, sounds_from=head_quiet if paused else 0)
+    placed = place(speech.audio, speech.words, step.inner, rate, speech.phonemes)
     whole = placed.audio
     # The pauses around the chunk count the voice's quiet as spoken, before its volume: a soft run's
     # quiet edges are the same length as a loud one's.
     head_quiet, tail_quiet = quiet_edges(whole)
+    paused = timeline.pause_samples > 0
+    if paused:  # the chunk's first word starts where its sound resumes (its marks are reached there)
+        placed = sounding_from(placed, head_quiet)
     ms_per_sample = 1000 / rate
     rendered: list[Rendered] = []
     if run.volume_db:

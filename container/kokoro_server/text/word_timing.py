@@ -185,6 +185,13 @@ def align(said_alone: Sequence[str], phoneme_words: Sequence[str]) -> list[Span]
     return spans[::-1]
 
 
+def _token_starts(frames: np.ndarray, samples_per_frame: int) -> np.ndarray:
+    """Where each token of one inference call starts, in samples, where the decoder's sound is (and, last,
+    where the call's audio ends)."""
+    starts: np.ndarray = np.maximum(np.concatenate(([0], np.cumsum(frames))) - LEAD_FRAMES, 0) * samples_per_frame
+    return starts
+
+
 def phoneme_word_spans(
     phonemes: str, frames: np.ndarray, samples_per_frame: int, known: Callable[[str], bool]
 ) -> list[Span]:
@@ -193,7 +200,7 @@ def phoneme_word_spans(
     ``frames`` holds each token's length in frames, the padding token at each end included;
     ``known`` tells which characters are tokens (the others never reached the model).
     """
-    starts = np.maximum(np.concatenate(([0], np.cumsum(frames))) - LEAD_FRAMES, 0) * samples_per_frame
+    starts = _token_starts(frames, samples_per_frame)
     spans: list[Span] = []
     token = 1  # after the leading padding token
     sounding: list[int] = []
@@ -220,7 +227,7 @@ def phoneme_spans(
     """Each heard phoneme of ``phonemes`` (``phoneme_groups``: a diphthong or an affricate is one, stress and
     length go with their sound) and its (start, end) samples, from one inference call's frames, on the
     same clock as ``phoneme_word_spans``."""
-    starts = np.maximum(np.concatenate(([0], np.cumsum(frames))) - LEAD_FRAMES, 0) * samples_per_frame
+    starts = _token_starts(frames, samples_per_frame)
     tokens = "".join(char for char in phonemes if known(char))
     spans = []
     for group in phoneme_groups(tokens):

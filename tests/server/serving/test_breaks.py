@@ -128,3 +128,14 @@ def test_a_sentence_with_breaks_and_marks_is_one_model_call_with_its_pauses_and_
     longest_ms = (np.diff(quiet).max() - 1) / MS  # the fake tone never falls quiet on its own
     assert abs(longest_ms - 300) <= 25
     assert words["four"]["start_ms"] - words["is"]["end_ms"] >= 300 - 25
+
+
+def test_after_a_break_a_word_and_its_first_phoneme_start_where_its_sound_resumes() -> None:
+    audio, words = spoken([300, 250, 200], [100, 80])
+    early = 30 * MS  # the durations put the second word's start in the quiet before its sound
+    words[1] = TimedWord(words[1].text, words[1].start - early, words[1].end)
+    phonemes = [TimedPhoneme("a", word.start, word.end) for word in words]
+    placed = place(audio, words, [Inner(0, (Pause(400),))], SAMPLE_RATE, phonemes)
+    resumed = words[1].start + early + 300 * MS  # its sound, after the 300 ms of silence added
+    assert placed.words[1].start == placed.phonemes[1].start == resumed
+    assert placed.phonemes[0] == phonemes[0] and placed.phonemes[2].start == placed.words[2].start

@@ -6,8 +6,8 @@ ends or the rate or the volume changes; within a run, text read a given way (a `
 normalization, G2P and word timing work on a run as on any text, and a word mark names what was written
 ("W3C", not its alias).
 
-A pause or a mark after text stays in its run as an anchor: one character of its own, between spaces,
-that readings skip (``without_anchors``). So the run is planned into chunks as if the anchors were not
+A pause or a mark after text stays in its run as an anchor: one character of its own, in place of the
+element, that readings skip (``without_anchors``). So the run is planned into chunks as if the anchors were not
 there: a sentence that holds a break is one model call with one intonation, sentences with breaks
 between them are packed as plain text is, and each pause is made at its word boundary afterwards
 (``kokoro_server.serving.breaks``), or between two chunks where the plan cut there.
@@ -104,13 +104,15 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
     readings: list[tuple[str, str, str]] = []  # (placeholder, said, written) of the run being built
     anchors: dict[str, Pause | Mark] = {}  # of the run being built
     rate, volume_db = 1.0, 0.0
+    has_text = False  # the run being built holds text: a pause or a mark after it stays in it
     count = 0
     written = [part.written for part in parts if isinstance(part, Words)]
     stem = _STEM + "q" * (1 + max((len(q) for text in written for q in _WRITTEN_STEMS.findall(text)), default=-1))
 
     def end_run() -> None:
+        nonlocal has_text
         text = _joined(pieces)
-        if without_anchors(text).strip():
+        if has_text:
             lexicon = Lexicon(tuple((placeholder, said) for placeholder, said, _ in readings))
             placed = {placeholder: written for placeholder, _, written in readings}
             steps.append(Run(text, rate, lexicon, placed, dict(anchors), volume_db))
@@ -119,9 +121,7 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
         pieces.clear()
         readings.clear()
         anchors.clear()
-
-    def after_text() -> bool:
-        return bool(without_anchors(_joined(pieces)).strip())
+        has_text = False
 
     for part in parts:
         if isinstance(part, Words):
@@ -133,12 +133,14 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
                 rate, volume_db = part.rate, part.volume_db
             if part.read_as is None:
                 pieces.append(_ANCHORS.sub(" ", part.written))
+                has_text = has_text or bool(pieces[-1].strip())
                 continue
             placeholder = f"{stem}{in_letters(count)}zq"
             count += 1
             readings.append((placeholder, _said(part.read_as, part.written, language, symbols), part.written))
             pieces.append(f"\x01{placeholder}\x02")
-        elif not isinstance(part, SentenceEnd) and after_text():
+            has_text = True
+        elif not isinstance(part, SentenceEnd) and has_text:
             anchor = chr(_ANCHOR_BASE + len(anchors))
             anchors[anchor] = part
             pieces.append(anchor)

@@ -80,7 +80,7 @@ UNKNOWN_VISEME = 1
 # Two symbols heard as one phoneme: the diphthongs and affricates espeak-ng writes in two symbols
 # (tɕ dʑ ʈʂ ɖʐ are the two-symbol forms of the model's own ʨ ʥ ꭧ and of ʐ's affricate).
 _JOINED = frozenset("aɪ aʊ eɪ oʊ ɔɪ əʊ tʃ dʒ ts dz tɕ dʑ ʈʂ ɖʐ".split())
-_STRESS = frozenset("ˈˌ")
+STRESS_MARKS = frozenset("ˈˌ")  # primary and secondary stress: they sound as the phoneme after them
 _AFTER = frozenset("ːˑʰʲʷˠˤᵝʼ\u0303")  # length and modifiers: they change the phoneme before them
 _TIES = frozenset("\u0361\u035c")  # t͡ʃ: a tie bar makes the symbols on both sides one phoneme
 _PAUSE, _PREFIX, _SUFFIX, _SYMBOL = range(4)
@@ -97,7 +97,7 @@ class PhonemeGroup:
 
 @cache
 def _kind(token: str) -> int:
-    if token in _STRESS:
+    if token in STRESS_MARKS:
         return _PREFIX
     if token in _AFTER or token in _TIES:
         return _SUFFIX
@@ -167,12 +167,12 @@ def phoneme_groups(tokens: str) -> list[PhonemeGroup]:
                 end += 1
             while end < count and _kind(tokens[end]) == _SUFFIX:  # length and modifiers: this phoneme's
                 end += 1
-            symbols = "".join(token for token in tokens[first:end] if token not in _STRESS)
+            symbols = "".join(token for token in tokens[first:end] if token not in STRESS_MARKS)
             groups.append(PhonemeGroup(symbols, first, end - 1))
             waiting = -1
             index = end
         if waiting >= 0 and len(groups) > word_groups:  # marks at the end of the word: the phoneme before
             last = groups.pop()
-            marks = "".join(token for token in tokens[waiting:index] if token not in _STRESS)
+            marks = "".join(token for token in tokens[waiting:index] if token not in STRESS_MARKS)
             groups.append(PhonemeGroup(last.phoneme + marks, last.first, index - 1))
     return groups

@@ -27,14 +27,13 @@ from itertools import accumulate
 
 import numpy as np
 
-from kokoro_core.visemes import phoneme_groups
+from kokoro_core.visemes import STRESS_MARKS, phoneme_groups
 
 from .g2p import words_of
 from .reading import VoiceReading
 
 _PUNCTUATION = " .,;:!?—…\"'()-–“”«»¡¿/"
 _SILENT = frozenset(_PUNCTUATION)
-_STRESS = frozenset("ˈˌ")
 Span = tuple[float, float]  # start and end, in samples
 # The decoder's sound runs about three frames ahead of the duration alignment (measured against an
 # offline recognizer's word alignment; Kokoro's reference pipeline makes the same correction).
@@ -124,7 +123,7 @@ def phonemes_alone(words: Sequence[str], g2p: Callable[[str], str]) -> list[str]
 
 
 def _core(phonemes: str) -> str:
-    return "".join(c for c in phonemes if c not in _SILENT and c not in _STRESS)
+    return "".join(c for c in phonemes if c not in _SILENT and c not in STRESS_MARKS)
 
 
 @lru_cache(maxsize=65536)
@@ -215,7 +214,7 @@ def phoneme_word_spans(
             continue
         if char != " ":
             first = token if first < 0 else first
-            if char not in _SILENT and char not in _STRESS:
+            if char not in _SILENT and char not in STRESS_MARKS:
                 sounding.append(token)
         token += 1
     return spans
@@ -232,7 +231,7 @@ def phoneme_spans(
     spans = []
     for group in phoneme_groups(tokens):
         sounding = group.first
-        while sounding < group.last and tokens[sounding] in _STRESS:
+        while sounding < group.last and tokens[sounding] in STRESS_MARKS:
             sounding += 1  # a word starts at its first sound, not at its stress mark
         # Token i is the model's input i + 1: a padding token comes first.
         spans.append((group.phoneme, (float(starts[sounding + 1]), float(starts[group.last + 2]))))

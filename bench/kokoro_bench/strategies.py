@@ -20,12 +20,12 @@ from typing import Any
 
 from kokoro_core.chunker import chunk_text
 from kokoro_core.speakable import language_of
+from kokoro_core.speech_text import SpeechText
 from kokoro_server.engine.kokoro import Engine
 from kokoro_server.text.reading import VoiceReading
 from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, SageMakerPostTransport
 from kokoro_stream.say import llm_tokens, simulated_llm
 from kokoro_stream.speaker import Speaker
-from kokoro_stream.speech_text import SpeechText
 from kokoro_stream.transport import Transport
 
 from .timeline import Timeline

@@ -12,9 +12,8 @@ from kokoro_core.markdown import spoken_sentence
 from kokoro_core.protocol import Bookmark, Phoneme, ProtocolError, Word
 from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech
+from kokoro_core.speech_text import SpeechText
 from kokoro_core.ssml import SsmlError, parse_ssml, written_text
-
-from .speech_text import SpeechText
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,10 @@ class ServerSettings(BaseModel):
     max_session_utterances: int = Field(
         16, ge=1, description="utterances one WebSocket session may have queued or playing (fair sharing)"
     )
+    max_session_contexts: int = Field(8, ge=1, le=64, description="text streams one session may have open at once")
+    context_idle_seconds: float = Field(
+        60.0, gt=0, description="a text stream with nothing to say that gets no text for this long ends"
+    )
     send_timeout_seconds: float = Field(
         30.0, gt=0, description="a client that takes longer to accept one write is dropped and frees its slots"
     )

@@ -23,6 +23,8 @@ from .audio_format import FORMATS, SAMPLE_RATES
 from .validation import problems, shown
 
 MAX_ID_CHARS = 128
+MAX_BUFFER_DELAY_MS = 10_000  # the longest a context's text may be told to wait for the rest of its sentence
+DEFAULT_BUFFER_DELAY_MS = 1_000
 SPEED_RANGE = (0.5, 2.0)  # what Kokoro says naturally; beyond it, speech slurs or drags
 
 ErrorCode = Literal[
@@ -50,9 +52,14 @@ ErrorCode = Literal[
     "invalid_phonemes",
     "invalid_lexicon",
     "invalid_first_chunk_chars",
+    "invalid_context",
+    "invalid_buffer_delay",
     # the session's state
     "duplicate_id",
     "unknown_id",
+    "unknown_context",
+    "duplicate_context",
+    "too_many_contexts",
     "closing",
     # the server's state
     "busy",
@@ -71,8 +78,8 @@ class ProtocolError(ValueError):
         self.code: ErrorCode = code
         self.message = message
 
-    def reply(self, utterance_id: str | None = None) -> Error:
-        return Error(id=utterance_id, code=self.code, message=self.message)
+    def reply(self, utterance_id: str | None = None, context: str | None = None) -> Error:
+        return Error(id=utterance_id, context=context, code=self.code, message=self.message)
 
 
 def _refuse(code: ErrorCode, message: str) -> PydanticCustomError:
@@ -181,6 +188,14 @@ def _check_id(value: Any) -> Any:
     return value
 
 
+def _check_context(value: Any) -> Any:
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_ID_CHARS:
+        raise _refuse(
+            "invalid_context", f"context must be a string of 1 to {MAX_ID_CHARS} characters, not {shown(value)}"
+        )
+    return value
+
+
 def _check_ssml(value: Any) -> Any:
     if not isinstance(value, bool):
         raise _refuse("invalid_ssml", f"ssml {shown(value)} is invalid; give true (the text is SSML) or false")
@@ -226,12 +241,79 @@ class Speak(SpeechOptionFields):
 
 
 class Cancel(_ClientMessage):
-    """Stop utterance ``id``, or with no id everything queued and playing (barge-in)."""
+    """Stop utterance ``id``; or ``context``: that context, its buffered text and every sentence of it queued
+    or playing (it ends); with neither, everything queued and playing and every context (barge-in)."""
 
     type: Literal["cancel"] = "cancel"
     id: str | None = None
+    context: str | None = None
 
     _id = field_validator("id", mode="before")(_check_id)
+    _context = field_validator("context", mode="before")(_check_context)
+
+
+class Open(SpeechOptionFields):
+    """Open a text stream (a context) with its own speech options over the session's defaults: text
+    ``append``-ed to it is cut into sentences on the server and spoken as each is complete. ``ssml``: its text
+    is SSML fragments. ``max_buffer_delay_ms``: how long text waits, once no more comes, for the rest of its
+    sentence before it is spoken as it is (0: every append is spoken as it arrives)."""
+
+    type: Literal["open"] = "open"
+    context: str
+    ssml: bool | None = None
+    max_buffer_delay_ms: int | None = None
+
+    _context = field_validator("context", mode="before")(_check_context)
+    _ssml = field_validator("ssml", mode="before")(_check_ssml)
+
+    @field_validator("max_buffer_delay_ms", mode="before")
+    @classmethod
+    def _max_buffer_delay_ms(cls, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BUFFER_DELAY_MS:
+            raise _refuse(
+                "invalid_buffer_delay",
+                f"max_buffer_delay_ms {shown(value)} is invalid; give a whole number of ms from 0 to "
+                f"{MAX_BUFFER_DELAY_MS}",
+            )
+        return value
+
+
+class Append(_ClientMessage):
+    """Add text to a context: any piece of it (a token, half a word, a paragraph)."""
+
+    type: Literal["append"] = "append"
+    context: str
+    text: str
+
+    _context = field_validator("context", mode="before")(_check_context)
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise _refuse("invalid_text", f"text must be a string, not {type(value).__name__}")
+        return value
+
+
+class Flush(_ClientMessage):
+    """Speak what the context holds now, without waiting for its sentence to end; answered by ``flushed``
+    (with this ``id``) once the audio of everything appended before it has been sent."""
+
+    type: Literal["flush"] = "flush"
+    context: str
+    id: str | None = None
+
+    _context = field_validator("context", mode="before")(_check_context)
+    _id = field_validator("id", mode="before")(_check_id)
+
+
+class End(_ClientMessage):
+    """No more text for the context: what it holds is spoken, then ``context_ended`` comes."""
+
+    type: Literal["end"] = "end"
+    context: str
+
+    _context = field_validator("context", mode="before")(_check_context)
 
 
 class Close(_ClientMessage):
@@ -253,9 +335,9 @@ class SpeakRequest(SpeechOptionFields):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
-ClientMessage = Configure | Speak | Cancel | Close
+ClientMessage = Configure | Speak | Cancel | Close | Open | Append | Flush | End
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
-    model.type_name(): model for model in (Configure, Speak, Cancel, Close)
+    model.type_name(): model for model in (Configure, Speak, Cancel, Close, Open, Append, Flush, End)
 }
 
 
@@ -369,6 +451,8 @@ class Ready(_ServerMessage):
     sample_rates: list[int] = Field(default_factory=lambda: list(SAMPLE_RATES))
     max_text_chars: int | None = None
     max_session_utterances: int | None = None  # a speak past this many unfinished is refused as ``busy``
+    max_session_contexts: int | None = None  # text streams open at once (``open``)
+    context_idle_seconds: float | None = None  # a context with nothing to say and no text for this long ends
 
 
 class _Described(_ServerMessage):
@@ -392,11 +476,16 @@ class Configured(_Described):
 
 
 class Start(_Described):
-    """An utterance begins; ``first_chunk_chars`` when its first chunk was cut to fit earlier audio."""
+    """An utterance begins; ``first_chunk_chars`` when its first chunk was cut to fit earlier audio. A sentence
+    of a context names it, and says its text as it is said and ``stream_chars``: how many characters of the
+    context's text it and the sentences before it cover (a client resuming the stream appends from there)."""
 
     type: Literal["start"] = "start"
     id: str
     first_chunk_chars: int | None = None
+    context: str | None = None
+    text: str | None = None
+    stream_chars: int | None = None
 
 
 class Done(_ServerMessage):
@@ -404,11 +493,12 @@ class Done(_ServerMessage):
 
     type: Literal["done"] = "done"
     id: str
+    context: str | None = None
     audio_ms: float = 0.0
     ttfa_ms: float | None = None
 
     def wire(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        return self.model_dump(mode="json", exclude={"context"} if self.context is None else None)
 
 
 class Word(BaseModel):
@@ -428,6 +518,7 @@ class Marks(_ServerMessage):
 
     type: Literal["marks"] = "marks"
     id: str
+    context: str | None = None
     words: list[Word]
 
 
@@ -449,6 +540,7 @@ class Phonemes(_ServerMessage):
 
     type: Literal["phonemes"] = "phonemes"
     id: str
+    context: str | None = None
     phonemes: list[Phoneme]
 
 
@@ -458,6 +550,7 @@ class Bookmark(_ServerMessage):
 
     type: Literal["bookmark"] = "bookmark"
     id: str
+    context: str | None = None
     name: str
     at_ms: float
 
@@ -467,6 +560,7 @@ class Canceled(_ServerMessage):
 
     type: Literal["canceled"] = "canceled"
     id: str
+    context: str | None = None
     sent_ms: float = 0.0
     sent_text: str = ""
 
@@ -476,17 +570,38 @@ class Error(_ServerMessage):
 
     type: Literal["error"] = "error"
     id: str | None = None
+    context: str | None = None  # the context the refused message or failed sentence was of
     code: str  # a client keeps working when a newer server adds a code
     message: str
 
     def wire(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")  # "id": null when the error is about no utterance
+        # "id": null when the error is about no utterance
+        return self.model_dump(mode="json", exclude={"context"} if self.context is None else None)
 
 
-ServerMessage = Ready | Configured | Start | Marks | Phonemes | Bookmark | Done | Canceled | Error
+class Flushed(_ServerMessage):
+    """The audio of everything appended to ``context`` before the ``flush`` (with its ``id``) has been sent."""
+
+    type: Literal["flushed"] = "flushed"
+    context: str
+    id: str | None = None
+
+
+class ContextEnded(_ServerMessage):
+    """A context is over: all its audio has been sent (``ended``, after ``end``), it was canceled, or it
+    had nothing to say and got no text for ``context_idle_seconds`` (``expired``)."""
+
+    type: Literal["context_ended"] = "context_ended"
+    context: str
+    reason: Literal["ended", "canceled", "expired"] = "ended"
+
+
+ServerMessage = (
+    Ready | Configured | Start | Marks | Phonemes | Bookmark | Done | Canceled | Error | Flushed | ContextEnded
+)
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
     model.model_fields["type"].default: model
-    for model in (Ready, Configured, Start, Marks, Phonemes, Bookmark, Done, Canceled, Error)
+    for model in (Ready, Configured, Start, Marks, Phonemes, Bookmark, Done, Canceled, Error, Flushed, ContextEnded)
 }
 _SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")])
 

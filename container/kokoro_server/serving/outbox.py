@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kokoro_core.protocol import Bookmark, Configured, Error, Marks, Phonemes
+from kokoro_core.protocol import Bookmark, Configured, ContextEnded, Error, Flushed, Marks, Phonemes
 
 from .utterance import Utterance
 
@@ -68,9 +68,10 @@ class Timing:
 
 @dataclass(frozen=True)
 class Reply:
-    """A reply to a message (``configured``, an ``error``), of no utterance the session speaks."""
+    """A reply to a message (``configured``, an ``error``, ``flushed``, ``context_ended``), of no utterance the
+    session speaks."""
 
-    message: Configured | Error
+    message: Configured | Error | Flushed | ContextEnded
     utterance: None = None
     size: int = CONTROL_BYTES
 

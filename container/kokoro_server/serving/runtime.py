@@ -12,7 +12,7 @@ from typing import Literal, Protocol
 from kokoro_core.lexicon import Lexicon
 from kokoro_core.markdown import spoken_from_markdown
 from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
-from kokoro_core.protocol import Configure, ProtocolError, Speak, SpeakRequest
+from kokoro_core.protocol import ProtocolError, Speak, SpeakRequest, SpeechOptionFields
 from kokoro_core.speakable import language_of
 from kokoro_core.ssml import is_ssml
 from kokoro_server.engine.speech_engine import SpeechEngine
@@ -101,7 +101,7 @@ class Runtime:
             self.finished(utterance, "disconnected" if isinstance(error, asyncio.CancelledError) else "failed")
             raise
 
-    def resolve(self, fields: Speak | SpeakRequest | Configure, defaults: SpeechOptions) -> SpeechOptions:
+    def resolve(self, fields: SpeechOptionFields, defaults: SpeechOptions) -> SpeechOptions:
         """``fields`` over ``defaults``, checked against this server's voices and the languages it reads."""
         assert self.engine is not None
         options = resolve_options(fields, defaults, self.engine.voices, self.engine.phoneme_symbols)

@@ -53,6 +53,7 @@ class Scheduler:
         self.max_active = max_active
         self._executor: ThreadPoolExecutor | None = None
         self._text_executor: ThreadPoolExecutor | None = None
+        self._stream_executor: ThreadPoolExecutor | None = None
         self._lanes: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._wakeup = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -63,13 +64,15 @@ class Scheduler:
         self.workers = workers
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="engine")
         self._text_executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="text")
+        # Cutting streamed text into sentences takes microseconds per delta: it never waits behind planning.
+        self._stream_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream")
         self._tasks = [asyncio.create_task(self._worker(), name=f"engine-worker-{i}") for i in range(workers)]
 
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        for executor in (self._executor, self._text_executor):
+        for executor in (self._executor, self._text_executor, self._stream_executor):
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
 
@@ -95,6 +98,11 @@ class Scheduler:
         it has not started."""
         assert self._text_executor is not None, "the scheduler has not started"
         return self._text_executor.submit(call)
+
+    def segment(self, call: Callable[[], Any]) -> Future[Any]:
+        """Run ``call`` (cutting a text stream into sentences) on the stream thread, in the order given."""
+        assert self._stream_executor is not None, "the scheduler has not started"
+        return self._stream_executor.submit(call)
 
     def _withdraw(self, lane: str, job: _Job) -> None:
         jobs = self._lanes.get(lane)

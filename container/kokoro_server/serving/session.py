@@ -25,14 +25,20 @@ from kokoro_core.audio_format import FORMATS, SAMPLE_RATES
 from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
 from kokoro_core.options import check_first_chunk_chars
 from kokoro_core.protocol import (
+    Append,
     Cancel,
     Canceled,
     ClientMessage,
     Close,
     Configure,
     Configured,
+    ContextEnded,
     Done,
+    End,
+    Flush,
+    Flushed,
     Marks,
+    Open,
     Phonemes,
     ProtocolError,
     Ready,
@@ -40,8 +46,10 @@ from kokoro_core.protocol import (
     Start,
     parse_client_message,
 )
+from kokoro_core.speech_text import CutSentence
 
 from . import outbox, pace, telemetry
+from .contexts import QueuedReply, TextStream
 from .outbox import AudioFrame, CanceledReply, CloseSocket, Finished, Reply, Started, Timing
 from .runtime import Runtime
 from .utterance import Utterance
@@ -60,7 +68,9 @@ class Session:
         self._drop_connection = drop_connection  # aborts the TCP connection: no write can hold it open
         self._runtime = runtime
         self._defaults = runtime.default_options()
-        self._queue: deque[Utterance] = deque()
+        self._queue: deque[Utterance | QueuedReply] = deque()  # in the order they are spoken or answered
+        self._contexts: dict[str, TextStream] = {}
+        self._ended_contexts: deque[str] = deque(maxlen=64)  # recent ones: an append to one says it has ended
         self._unfinished: dict[str, Utterance] = {}
         self._current: tuple[Utterance, asyncio.Task[None]] | None = None
         self._outbox: deque[outbox.Item] = deque()
@@ -88,6 +98,8 @@ class Session:
             sample_rates=list(SAMPLE_RATES),
             max_text_chars=self._runtime.settings.max_text_chars,
             max_session_utterances=self._runtime.settings.max_session_utterances,
+            max_session_contexts=self._runtime.settings.max_session_contexts,
+            context_idle_seconds=self._runtime.settings.context_idle_seconds,
         )
         await self._ws.send_json(ready.wire())
         tasks = [asyncio.create_task(self._produce()), asyncio.create_task(self._send())]
@@ -101,11 +113,14 @@ class Session:
                 self._runtime.finished(utterance, "disconnected")
             self._unfinished.clear()
             self._queue.clear()
+            contexts = list(self._contexts.values())
+            for context in contexts:
+                context.cancel()
             if self._current is not None:
                 tasks.append(self._current[1])
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*tasks, *(context.stopped() for context in contexts), return_exceptions=True)
 
     def _handle(self, data: str | bytes) -> None:
         message: ClientMessage | None = None
@@ -120,8 +135,13 @@ class Session:
                     self._on_cancel(message)
                 case Close():
                     self.close(1000)
+                case Open():
+                    self._on_open(message)
+                case Append() | Flush() | End():
+                    self._context(message.context).take(message)
         except ProtocolError as error:
-            self._post_urgent(Reply(error.reply(message.id if isinstance(message, Speak) else None)))
+            utterance_id = message.id if isinstance(message, Speak) else None
+            self._post_urgent(Reply(error.reply(utterance_id, getattr(message, "context", None))))
 
     def _on_configure(self, message: Configure) -> None:
         engine = self._runtime.engine
@@ -153,10 +173,38 @@ class Session:
         self._queue.append(utterance)
         self._work.set()
 
+    def _on_open(self, message: Open) -> None:
+        if self._close_code is not None:
+            raise ProtocolError("closing", "the session is closing (close was sent or the server is shutting down)")
+        if message.context in self._contexts:
+            raise ProtocolError("duplicate_context", f"context {message.context!r} is open; end it or use a new id")
+        most = self._runtime.settings.max_session_contexts
+        if len(self._contexts) >= most:
+            raise ProtocolError(
+                "too_many_contexts",
+                f"this session has {most} contexts open, the most one session may have (ready's "
+                "max_session_contexts); end or cancel one first",
+            )
+        options = self._runtime.resolve(message, self._defaults)
+        self._contexts[message.context] = TextStream(message, options, self._runtime, self)
+
+    def _context(self, context_id: str) -> TextStream:
+        context = self._contexts.get(context_id)
+        if context is not None:
+            return context
+        if context_id in self._ended_contexts:
+            raise ProtocolError("unknown_context", f"context {context_id!r} has ended; open a new one")
+        raise ProtocolError("unknown_context", f"no context {context_id!r} is open in this session; send open first")
+
     def _on_cancel(self, message: Cancel) -> None:
         utterance_id = message.id
+        if message.context is not None:
+            self._cancel_context(self._context(message.context))
+            return
         if utterance_id is None:
             targets = list(self._unfinished.values())  # barge-in: everything queued or playing
+            for context in list(self._contexts.values()):
+                self._cancel_context(context)
         elif utterance_id in self._unfinished:
             targets = [self._unfinished[utterance_id]]
         else:
@@ -165,9 +213,12 @@ class Session:
             self._cancel(utterance)
 
     def close(self, code: int = 1000) -> None:
-        """Finish the queued utterances, then close with ``code``."""
+        """Finish the queued utterances and the open contexts' text, then close with ``code``."""
         if self._close_code is None:
             self._close_code = code
+            for context in self._contexts.values():
+                if not context.ended:
+                    context.take(End(context=context.id))
             self._work.set()
 
     def drop(self, reason: str) -> None:
@@ -194,6 +245,66 @@ class Session:
         self._room.set()
         self._post_urgent(CanceledReply(utterance))
         self._runtime.finished(utterance, "canceled")
+        self._freed()
+
+    def _cancel_context(self, context: TextStream) -> None:
+        """Cancel a context: its sentences, the text it holds and its answers still queued; it ends."""
+        for utterance in [u for u in self._unfinished.values() if u.context == context.id]:
+            self._cancel(utterance)
+        self._queue = deque(
+            item for item in self._queue if not isinstance(item, QueuedReply) or item.context != context.id
+        )
+        self._outbox = deque(
+            item
+            for item in self._outbox
+            if not (
+                isinstance(item, Reply) and isinstance(item.message, Flushed) and item.message.context == context.id
+            )
+        )
+        self._outbox_bytes = sum(item.size for item in self._outbox)
+        context.cancel()
+        self.context_over(context)
+        self._post_urgent(Reply(ContextEnded(context=context.id, reason="canceled")))
+
+    def _freed(self) -> None:
+        """A sentence left the session: a context waiting for room may go on."""
+        for context in self._contexts.values():
+            context.room.set()
+
+    # -- what a context asks of its session (contexts.SessionQueue) -------------------------
+
+    def admit_sentence(self, context: TextStream, sentence: CutSentence) -> bool:
+        if len(self._unfinished) >= self._runtime.settings.max_session_utterances:
+            return False
+        utterance_id = context.next_id()
+        while utterance_id in self._unfinished:  # a speak's id the client chose alike
+            utterance_id = context.next_id()
+        try:
+            utterance = self._runtime.admit(context.request(sentence), utterance_id, self.id, context.options)
+        except ProtocolError as error:
+            if error.code == "busy":
+                raise
+            if error.code != "nothing_to_speak":  # a sentence of only symbols is skipped, as the client does
+                self._post(Reply(error.reply(None, context.id)))
+            return True
+        self._unfinished[utterance_id] = context.tag(utterance, sentence)
+        self._queue.append(utterance)
+        self._work.set()
+        return True
+
+    def queue_reply(self, reply: QueuedReply) -> None:
+        self._queue.append(reply)
+        self._work.set()
+
+    def sentences_of(self, context: str) -> int:
+        return sum(1 for utterance in self._unfinished.values() if utterance.context == context)
+
+    def context_over(self, context: TextStream) -> None:
+        """The context is over: all its audio is queued for sending, or it was canceled."""
+        if self._contexts.get(context.id) is context:
+            del self._contexts[context.id]
+            self._ended_contexts.append(context.id)
+            self._work.set()
 
     # -- producer -------------------------------------------------------------------------
 
@@ -202,12 +313,17 @@ class Session:
         assert runtime.engine is not None
         while True:
             while not self._queue:
-                if self._close_code is not None:
+                if self._close_code is not None and not self._contexts:
                     self._post(CloseSocket(self._close_code))
                     return
                 self._work.clear()
                 await self._work.wait()
             utterance = self._queue.popleft()
+            if isinstance(utterance, QueuedReply):  # after the audio of the sentences queued before it
+                self._post(Reply(utterance.message))
+                if isinstance(utterance.message, ContextEnded) and (context := self._contexts.get(utterance.context)):
+                    self.context_over(context)
+                continue
             task = asyncio.create_task(self._speak(utterance))
             self._current = (utterance, task)
             try:
@@ -218,13 +334,15 @@ class Session:
                 # only this utterance was canceled: go on with the next
             except ProtocolError as error:  # an SSML document refused: its error comes in its turn
                 if self._unfinished.pop(utterance.id, None) is not None:
-                    self._post(Reply(error.reply(utterance.id)))
+                    self._post(Reply(error.reply(utterance.id, utterance.context)))
             except Exception as error:
                 if self._unfinished.pop(utterance.id, None) is not None:
-                    self._post(Reply(ProtocolError("synthesis_failed", str(error)).reply(utterance.id)))
+                    failed = ProtocolError("synthesis_failed", str(error))
+                    self._post(Reply(failed.reply(utterance.id, utterance.context)))
                     runtime.finished(utterance, "failed")
             finally:
                 self._current = None
+                self._freed()
 
     async def _speak(self, utterance: Utterance) -> None:
         runtime = self._runtime
@@ -246,10 +364,12 @@ class Session:
                 await self._room.wait()
             for bookmark in rendered.bookmarks:
                 self._post(Timing(utterance, bookmark))
+            context = utterance.context
             if utterance.options.marks and rendered.words:
-                self._post(Timing(utterance, Marks(id=utterance.id, words=rendered.words)))
+                self._post(Timing(utterance, Marks(id=utterance.id, context=context, words=rendered.words)))
             if utterance.options.phonemes and rendered.phonemes:
-                self._post(Timing(utterance, Phonemes(id=utterance.id, phonemes=rendered.phonemes)))
+                phonemes = Phonemes(id=utterance.id, context=context, phonemes=rendered.phonemes)
+                self._post(Timing(utterance, phonemes))
             if rendered.audio:
                 self._post(AudioFrame(utterance, rendered.audio))
         self._post(Finished(utterance))
@@ -307,16 +427,32 @@ class Session:
                 # A client resuming this utterance sends first_chunk_chars back, for the same audio.
                 described = utterance.options.described()
                 start = Start(id=utterance.id, first_chunk_chars=chars if must_fit else None, **described)
+                if utterance.context is not None:  # a stream's sentence: a client learns it here
+                    start = start.model_copy(
+                        update={
+                            "context": utterance.context,
+                            "text": utterance.text,
+                            "stream_chars": utterance.stream_chars,
+                        }
+                    )
                 await ws.send_json(start.wire())
                 if utterance.header:
                     await ws.send_bytes(utterance.header)
             case Finished(utterance):
                 self._unfinished.pop(utterance.id, None)
                 self._runtime.finished(utterance, "done")
-                done = Done(id=utterance.id, audio_ms=utterance.audio_ms, ttfa_ms=utterance.ttfa_ms)
+                self._freed()
+                done = Done(
+                    id=utterance.id, context=utterance.context, audio_ms=utterance.audio_ms, ttfa_ms=utterance.ttfa_ms
+                )
                 await ws.send_json(done.wire())
             case CanceledReply(utterance):
-                canceled = Canceled(id=utterance.id, sent_ms=utterance.audio_ms, sent_text=utterance.sent_text)
+                canceled = Canceled(
+                    id=utterance.id,
+                    context=utterance.context,
+                    sent_ms=utterance.audio_ms,
+                    sent_text=utterance.sent_text,
+                )
                 await ws.send_json(canceled.wire())
             case Timing(_, message) | Reply(message):
                 await ws.send_json(message.wire())

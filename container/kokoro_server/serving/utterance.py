@@ -61,6 +61,9 @@ class Utterance:
     first_audio_at: float | None = None
     words: list[Word] = field(default_factory=list)  # of the chunks rendered so far
     rendered_samples: int = 0  # at the engine's rate
+    # A sentence of a text stream (``contexts``): its context, and how far into the context's text it reaches.
+    context: str | None = None
+    stream_chars: int | None = None
 
     @property
     def sent_text(self) -> str:
@@ -161,7 +164,7 @@ class _Timeline:
         if not self.marks:
             return []
         at = round(utterance.rendered_samples * ms_per_sample, 1)
-        bookmarks = [Bookmark(id=utterance.id, name=name, at_ms=at) for name in self.marks]
+        bookmarks = [Bookmark(id=utterance.id, context=utterance.context, name=name, at_ms=at) for name in self.marks]
         self.marks.clear()
         return [Rendered(b"", [], bookmarks)]
 
@@ -259,7 +262,13 @@ def _speak(
             rendered.append(piece(consumed, at))
             consumed = at
         at_ms = round((offset + consumed) * ms_per_sample, 1)
-        rendered.append(Rendered(b"", [], [Bookmark(id=utterance.id, name=name, at_ms=at_ms) for name in names]))
+        rendered.append(
+            Rendered(
+                b"",
+                [],
+                [Bookmark(id=utterance.id, context=utterance.context, name=name, at_ms=at_ms) for name in names],
+            )
+        )
     rendered.append(piece(consumed, len(whole), last=True))
     utterance.rendered_samples = offset + len(whole)
     timeline.tail_quiet = tail_quiet if tail_quiet < len(whole) else timeline.tail_quiet + len(whole)

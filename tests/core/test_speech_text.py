@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kokoro_core.markdown import spoken_sentence
-from kokoro_stream.speech_text import SpeechText
+from kokoro_core.speech_text import SpeechText
 
 
 def spoken(text: str, step: int = 3, early_first_clause: bool = False) -> list[str]:

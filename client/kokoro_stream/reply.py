@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.markdown import spoken_sentence
@@ -135,6 +136,18 @@ class PendingSentence:
     phonemes: tuple[Phoneme, ...] = ()  # from a phonemes message, for the audio frame that follows it
 
 
+class TextStreamSink(Protocol):
+    """Where a reply cut on the server sends its text (the session's context for it, ``Speaker``)."""
+
+    async def append(self, reply: Reply, delta: str) -> None: ...
+
+    async def end(self, reply: Reply) -> None: ...
+
+    async def flushed(self, reply: Reply) -> None:
+        """Flush the reply's context and wait until everything appended before is spoken."""
+        ...
+
+
 @dataclass
 class Reply:
     """One agent turn. ``feed`` text as it arrives, ``end`` it, iterate its audio in order."""
@@ -142,6 +155,11 @@ class Reply:
     # The session's: sends one sentence of this reply, or an SSML document with its text as written.
     _send_speak: Callable[[Reply, str, str | None], Awaitable[None]]
     _language: str | None = None  # the session voice's, when known: what has speech is decided as the server does
+    # With ``segment="server"``: the text goes as it comes to a context on the server, which cuts the sentences.
+    _stream: TextStreamSink | None = None
+    context: str | None = None  # that context's id, on the current connection
+    streamed: str = ""  # the text fed so far (a resumed stream appends from where its sentences reached)
+    sent_chars: int = 0  # how much of it went to the context on the current connection
     _text: SpeechText = field(init=False)
     _queue: asyncio.Queue[AudioChunk | BaseException | None] = field(default_factory=asyncio.Queue)
     _outstanding: int = 0
@@ -150,6 +168,8 @@ class Reply:
     _spoken: dict[str, _Spoken] = field(default_factory=dict)  # every sentence sent, in order
     played_ms: float | None = None  # how much of its audio the listener has heard, when the application says
     _clock: ReplyClock = field(default_factory=ReplyClock)  # where each sentence begins in the reply
+    _stream_ending: bool = False  # ``end`` was called on a server-cut reply
+    stream_chars: int = 0  # how much of ``streamed`` the sentences the server began reach
 
     def __post_init__(self) -> None:
         self._text = SpeechText(language=self._language)
@@ -162,6 +182,10 @@ class Reply:
         """Add text; each sentence it completes is sent at once."""
         if self._finished:
             return  # canceled: the agent may still be streaming, none of it is spoken
+        if self._stream is not None:
+            self.streamed += delta
+            await self._stream.append(self, delta)
+            return
         for sentence in self._text.push(delta):
             await self._send(sentence)
 
@@ -169,6 +193,9 @@ class Reply:
         """Send text the caller has already cut into a sentence, as it is (a framework that segments
         its own text); what ``feed`` holds back is sent first, so order is kept."""
         if self._finished:
+            return
+        if self._stream is not None:
+            await self.feed(sentence)
             return
         for held in self._text.flush():
             await self._send(held)
@@ -189,6 +216,8 @@ class Reply:
             written = await asyncio.to_thread(lambda: written_text(parse_ssml(document)))
         except SsmlError as error:
             raise ProtocolError("invalid_ssml", str(error)) from None
+        if self._stream is not None:
+            await self._stream.flushed(self)  # the context's sentences are queued: the document goes after them
         for held in self._text.flush():
             await self._send(held)
         self._outstanding += 1
@@ -198,8 +227,22 @@ class Reply:
         """No more text: send what is left."""
         if self._ended or self._finished:
             return
+        if self._stream is not None:
+            self._stream_ending = True
+            await self._stream.end(self)  # it ends when the server says its context has (``stream_ended``)
+            return
         for sentence in self._text.flush():
             await self._send(sentence)
+        self._ended = True
+        self._maybe_finish()
+
+    def stream_sentence(self, utterance_id: str, text: str) -> None:
+        """The server has cut a sentence of this reply's stream and begins it."""
+        self._outstanding += 1
+        self._sent(utterance_id, text)
+
+    def stream_ended(self) -> None:
+        """The server has said all of this reply's stream."""
         self._ended = True
         self._maybe_finish()
 

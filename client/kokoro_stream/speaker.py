@@ -29,17 +29,24 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
 from dataclasses import replace
+from typing import Literal
 
 from kokoro_core.audio_format import AudioFormat
 from kokoro_core.protocol import (
+    Append,
     Bookmark,
     Cancel,
     Close,
     Configure,
     Configured,
+    ContextEnded,
     Done,
+    End,
     Error,
+    Flush,
+    Flushed,
     Marks,
+    Open,
     Phonemes,
     Ready,
     Speak,
@@ -75,12 +82,21 @@ class Speaker:
         timeout: float = 30.0,
         max_reconnects: int = 3,
         reconnect_delay: float = 0.2,
+        segment: Literal["client", "server"] = "client",
     ) -> None:
-        """``marks``: ask for word times (``AudioChunk.words``; ``cancel`` then knows the words heard).
+        """``segment``: where a reply's text is cut into sentences: here (``client``, each sentence sent as a
+        ``speak``), or on the server (``server``: the deltas go as they come to a context, docs/protocol.md).
+        ``marks``: ask for word times (``AudioChunk.words``; ``cancel`` then knows the words heard).
         ``phonemes``: ask for phoneme times with viseme ids (``AudioChunk.phonemes``), for lip-sync.
         ``playback_position``: called at ``cancel``, it returns how many ms of the current reply's audio
         the listener has heard (or call ``played`` as playback goes)."""
+        if segment not in ("client", "server"):
+            raise ValueError(f"segment {segment!r} is invalid; give 'client' or 'server'")
         self._transport = transport
+        self._segment = segment
+        self._contexts: dict[str, Reply] = {}  # server-cut replies whose context has not ended, by context id
+        self._context_ids = (f"r{n}" for n in itertools.count(1))
+        self._flushes: dict[str, tuple[Reply, asyncio.Future[None]]] = {}
         given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize, "marks": marks}
         given["phonemes"] = phonemes or None  # off unless asked: an older server does not know the field
         # A setting no server takes is refused here (ProtocolError, with the protocol's code); one this
@@ -151,7 +167,7 @@ class Speaker:
         """A new turn; feed it text and iterate its audio."""
         if self._failure is not None:
             raise self._failure
-        self._reply = Reply(self._send_speak, self._language)
+        self._reply = Reply(self._send_speak, self._language, _stream=self if self._segment == "server" else None)
         return self._reply
 
     def played(self, position_ms: float) -> None:
@@ -218,6 +234,9 @@ class Speaker:
             utterance.reply._cancel()
         self._pending.clear()
         self._current = None
+        if self._segment == "server" and self._reply is not None:
+            self._reply._cancel()  # a server-cut reply may have no sentence pending yet
+        self._contexts.clear()  # the cancel ends them all on the server
         self._idle.set()
         try:
             await self._transport.send(Cancel())
@@ -306,6 +325,75 @@ class Speaker:
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
+    # -- a server-cut reply's text (reply.TextStreamSink) -----------------------------------
+
+    async def append(self, reply: Reply, delta: str) -> None:
+        if self._failure is not None:
+            raise self._failure
+        await self._connected.wait()
+        if reply.context is None:
+            reply.context = next(self._context_ids)
+            self._contexts[reply.context] = reply
+            self._idle.clear()
+            await self._send_quietly(Open(context=reply.context))
+        unsent = reply.streamed[reply.sent_chars :]  # a reconnect may have sent it already
+        reply.sent_chars = len(reply.streamed)
+        if unsent:
+            await self._send_quietly(Append(context=reply.context, text=unsent))
+
+    async def end(self, reply: Reply) -> None:
+        if reply.context is None:
+            reply.stream_ended()  # nothing was fed
+            return
+        await self._send_quietly(End(context=reply.context))
+
+    async def flushed(self, reply: Reply) -> None:
+        if reply.context is None:
+            return
+        flush_id = f"f{len(self._flushes) + 1}-{reply.context}"
+        done = asyncio.get_running_loop().create_future()
+        self._flushes[flush_id] = (reply, done)
+        try:
+            await self._send_quietly(Flush(context=reply.context, id=flush_id))
+            await asyncio.wait_for(done, self._timeout)
+        finally:
+            self._flushes.pop(flush_id, None)
+
+    async def _send_quietly(self, message: Open | Append | Flush | End) -> None:
+        try:
+            await self._transport.send(message)
+        except TransportClosed:
+            pass  # the receiver reconnects and resumes the stream from where its sentences reached
+
+    async def _resume_streams(self) -> None:
+        """After a reconnect: each server-cut reply's text that no sentence began yet goes to a new context."""
+        for old, reply in list(self._contexts.items()):
+            del self._contexts[old]
+            reply.context = next(self._context_ids)
+            self._contexts[reply.context] = reply
+            await self._send_quietly(Open(context=reply.context))
+            reply.sent_chars = len(reply.streamed)
+            if tail := reply.streamed[reply.stream_chars :]:
+                await self._send_quietly(Append(context=reply.context, text=tail))
+            if reply._stream_ending:
+                await self._send_quietly(End(context=reply.context))
+        for flush_id, (reply, _done) in self._flushes.items():
+            if reply.context is not None:
+                await self._send_quietly(Flush(context=reply.context, id=flush_id))
+
+    def _on_stream_start(self, message: Start) -> PendingSentence | None:
+        """A sentence the server cut from a reply's stream begins: it is pending from now on."""
+        reply = self._contexts.get(message.context or "")
+        if reply is None or message.text is None:
+            return None
+        utterance = PendingSentence(message.id, message.text, reply)
+        utterance.generation = self._generation
+        self._pending[utterance.id] = utterance
+        reply.stream_sentence(utterance.id, message.text)
+        reply.stream_chars = max(reply.stream_chars, message.stream_chars or 0)
+        self._idle.clear()
+        return utterance
+
     # -- receiving --------------------------------------------------------------------------
 
     async def _receive_loop(self) -> None:
@@ -356,6 +444,7 @@ class Speaker:
                 utterance.skip, utterance.received = utterance.delivered, 0
                 utterance.bookmarks = ()  # not yet delivered: they come again with the re-sent audio
                 await self._send_utterance(utterance)
+            await self._resume_streams()
             return
         raise TransportClosed(f"the session dropped ({cause}) and {self._max_reconnects} reconnects failed")
 
@@ -367,6 +456,8 @@ class Speaker:
         utterance = self._pending.get(str(getattr(message, "id", None)))
         match message:
             case Start():
+                if utterance is None and message.context is not None:
+                    utterance = self._on_stream_start(message)
                 self._current = utterance
                 if utterance is not None:
                     utterance.received = 0
@@ -384,6 +475,15 @@ class Speaker:
                     utterance.bookmarks += (message,)
             case Done() if utterance is not None:
                 self._finish(utterance)
+            case Flushed():
+                _reply, done = self._flushes.get(message.id or "", (None, None))
+                if done is not None and not done.done():
+                    done.set_result(None)
+            case ContextEnded():
+                reply = self._contexts.pop(message.context, None)
+                if reply is not None:
+                    reply.stream_ended()
+                    self._update_idle()
             case Error():
                 self._on_error(message, utterance)
 
@@ -463,10 +563,13 @@ class Speaker:
     def _fail_pending(self, error: BaseException) -> None:
         for utterance in self._pending.values():
             utterance.reply._fail(error)
+        for reply in self._contexts.values():
+            reply._fail(error)
         self._pending.clear()
+        self._contexts.clear()
         self._current = None
         self._update_idle()
 
     def _update_idle(self) -> None:
-        if not self._pending:
+        if not self._pending and not self._contexts:
             self._idle.set()

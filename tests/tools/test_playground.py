@@ -138,3 +138,44 @@ def test_a_voice_of_another_language_swaps_the_sample_but_never_the_users_text(c
 
     american, british, written = run(scenario())
     assert american.startswith("Sure, I can help") and british.startswith("Certainly.") and written == TEXT
+
+
+def test_the_browser_text_streaming_client_appends_a_fake_llms_tokens_and_plays_the_audio(
+    chromium, engine_and_url
+) -> None:
+    """stream.html speaks the protocol itself, with no library: open, append per token, end."""
+    from playwright.async_api import async_playwright
+
+    from kokoro_core.speech_text import SpeechText
+
+    engine, ws_url = engine_and_url
+    engine.held.set()  # nothing held: the whole reply plays
+
+    async def scenario() -> dict[str, Any]:
+        runner = web.AppRunner(playground_app(lambda: WebSocketTransport(ws_url)))
+        await runner.setup()
+        port = free_port()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        try:
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(
+                    executable_path=chromium, args=["--autoplay-policy=no-user-gesture-required", "--no-sandbox"]
+                )
+                page = await browser.new_page()
+                await page.goto(f"http://127.0.0.1:{port}/stream.html?server={ws_url}")
+                await page.wait_for_function("!document.getElementById('stream').disabled", timeout=30_000)
+                await page.fill("#text", TEXT)
+                await page.fill("#rate", "80")
+                await page.click("#stream")
+                await page.wait_for_function("window.streaming.stats.ended", timeout=30_000)
+                seen: dict[str, Any] = await page.evaluate("window.streaming.stats")
+                await browser.close()
+                return seen
+        finally:
+            await runner.cleanup()
+
+    seen = run(scenario())
+    cutter = SpeechText(language="en-us")
+    assert seen["sentences"] == cutter.push(TEXT) + cutter.flush()  # cut on the server as the client cuts
+    assert seen["ended"] == "ended" and not seen["errors"]
+    assert seen["chunks"] >= 2 and seen["seconds"] > 2 and seen["firstAudioMs"] > 0

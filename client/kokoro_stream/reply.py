@@ -143,6 +143,10 @@ class TextStreamSink(Protocol):
 
     async def end(self, reply: Reply) -> None: ...
 
+    async def flush(self, reply: Reply) -> None:
+        """Have the server speak what the reply's context holds now."""
+        ...
+
     async def flushed(self, reply: Reply) -> None:
         """Flush the reply's context and wait until everything appended before is spoken."""
         ...
@@ -194,8 +198,9 @@ class Reply:
         its own text); what ``feed`` holds back is sent first, so order is kept."""
         if self._finished:
             return
-        if self._stream is not None:
-            await self.feed(sentence)
+        if self._stream is not None:  # a sentence already cut: said at once, the next one apart from it
+            await self.feed(sentence if sentence[-1:].isspace() else sentence + " ")
+            await self._stream.flush(self)
             return
         for held in self._text.flush():
             await self._send(held)

@@ -20,6 +20,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from kokoro_core.audio_format import DEFAULT_RATES, FORMATS, AudioFormat
 from kokoro_core.protocol import (
+    Append,
     Bookmark,
     Cancel,
     ChunkLine,
@@ -28,8 +29,11 @@ from kokoro_core.protocol import (
     Configure,
     Configured,
     Done,
+    End,
     Error,
+    Flush,
     Marks,
+    Open,
     Phonemes,
     Ready,
     Speak,
@@ -39,7 +43,7 @@ from kokoro_core.protocol import (
     parse_ndjson_line,
 )
 
-from .transport import Audio, Control, Event, TransportClosed
+from .transport import Audio, Control, Event, SpeechError, TransportClosed
 
 
 class _Wake:
@@ -154,6 +158,11 @@ class SageMakerPostTransport:
             case Close():
                 self._closing = True
                 self._local.put_nowait(None)
+            case Open() | Append() | Flush() | End():
+                raise SpeechError(
+                    "the POST transport has no session to stream text to (a context); cut the text in the client: "
+                    'Speaker(..., segment="client")'
+                )
 
     @staticmethod
     def _described(options: Configure | SpeakRequest) -> dict[str, Any]:

@@ -347,6 +347,10 @@ class Speaker:
             return
         await self._send_quietly(End(context=reply.context))
 
+    async def flush(self, reply: Reply) -> None:
+        if reply.context is not None:
+            await self._send_quietly(Flush(context=reply.context))
+
     async def flushed(self, reply: Reply) -> None:
         if reply.context is None:
             return

@@ -9,9 +9,10 @@ import random
 
 import pytest
 
+from kokoro_core.protocol import Open
 from kokoro_stream import Speaker, WebSocketTransport
-from kokoro_stream.sagemaker_post_transport import NdjsonReader, PayloadRebuffer, stream_events
-from kokoro_stream.transport import Audio, Control, TransportClosed
+from kokoro_stream.sagemaker_post_transport import NdjsonReader, PayloadRebuffer, SageMakerPostTransport, stream_events
+from kokoro_stream.transport import Audio, Control, SpeechError, TransportClosed
 from tests.speech import run
 
 
@@ -61,3 +62,9 @@ def test_ndjson_lines_cut_anywhere_give_an_ssml_documents_bookmarks_before_the_a
     assert kinds == ["Bookmark", "audio", "Bookmark"]  # a line with marks and no audio adds no empty frame
     assert [event.message.name for event in events if isinstance(event, Control)] == ["start", "end"]
     assert events[1].data == b"\x00\x00"
+
+
+def test_a_server_cut_reply_over_post_is_refused_with_what_to_use_instead():
+    transport = SageMakerPostTransport("kokoro-tts", client=object())  # never called: refused before any request
+    with pytest.raises(SpeechError, match='segment="client"'):
+        run(transport.send(Open(context="r1")))

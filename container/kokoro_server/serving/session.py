@@ -201,16 +201,15 @@ class Session:
         if message.context is not None:
             self._cancel_context(self._context(message.context))
             return
-        if utterance_id is None:
-            targets = list(self._unfinished.values())  # barge-in: everything queued or playing
+        if utterance_id is None:  # barge-in: everything queued or playing, then every context
+            for utterance in list(self._unfinished.values()):  # their canceled in the order they would be spoken
+                self._cancel(utterance)
             for context in list(self._contexts.values()):
                 self._cancel_context(context)
-        elif utterance_id in self._unfinished:
-            targets = [self._unfinished[utterance_id]]
-        else:
+            return
+        if utterance_id not in self._unfinished:
             raise ProtocolError("unknown_id", f"no utterance {utterance_id!r} is queued or playing in this session")
-        for utterance in targets:  # canceled messages go out ahead of audio, in the order spoken
-            self._cancel(utterance)
+        self._cancel(self._unfinished[utterance_id])  # its canceled goes out ahead of audio
 
     def close(self, code: int = 1000) -> None:
         """Finish the queued utterances and the open contexts' text, then close with ``code``."""

@@ -236,3 +236,29 @@ def test_an_ssml_context_never_cuts_an_element_and_reads_its_markup() -> None:
     # An element is never cut: the prosody's sentences, and the one its close runs into, are one utterance.
     assert texts == ["Your code is AB.", "One. Two. Done."]
     assert not [e for e in events if e.type == "error"]
+
+
+def test_barge_in_cancels_every_context_and_speak_and_the_session_goes_on() -> None:
+    gate = threading.Event()
+
+    async def scenario(server: RunningServer) -> tuple[list[Event], bytes]:
+        async with aiohttp.ClientSession() as http:
+            ws = await connect(http, server.ws_url)
+            await ws.send_json({"type": "speak", "id": "u1", "text": "A speak first."})
+            await ws.send_json({"type": "open", "context": "a"})
+            await ws.send_json({"type": "append", "context": "a", "text": "One from Anna. Two from Anna. Three"})
+            await await_until(lambda: server.stats()["active_utterances"] == 3, "a speak and two sentences queued")
+            await ws.send_json({"type": "cancel"})
+            events = []
+            while not any(e.type == "context_ended" for e in events):
+                event = await receive(ws)
+                assert event is not None
+                events.append(event)
+            gate.set()
+            return events, await speak_and_collect(ws, "Still here.", "after")
+
+    with fake_server(gate) as (server, _engine):
+        events, audio = run(scenario(server))
+    replies = [(e.type, e.message.get("id") or e.message.get("context")) for e in events if e.message]
+    assert replies[-4:] == [("canceled", "u1"), ("canceled", "a/1"), ("canceled", "a/2"), ("context_ended", "a")]
+    assert audio

@@ -174,6 +174,7 @@ class Reply:
     _clock: ReplyClock = field(default_factory=ReplyClock)  # where each sentence begins in the reply
     _stream_ending: bool = False  # ``end`` was called on a server-cut reply
     stream_chars: int = 0  # how much of ``streamed`` the sentences the server began reach
+    stream_base: int = 0  # where in ``streamed`` the current context's text begins (after a resume)
 
     def __post_init__(self) -> None:
         self._text = SpeechText(language=self._language)

@@ -377,6 +377,7 @@ class Speaker:
             self._contexts[reply.context] = reply
             await self._send_quietly(Open(context=reply.context))
             reply.sent_chars = len(reply.streamed)
+            reply.stream_base = reply.stream_chars  # the new context's text starts here
             if tail := reply.streamed[reply.stream_chars :]:
                 await self._send_quietly(Append(context=reply.context, text=tail))
             if reply._stream_ending:
@@ -394,7 +395,7 @@ class Speaker:
         utterance.generation = self._generation
         self._pending[utterance.id] = utterance
         reply.stream_sentence(utterance.id, message.text)
-        reply.stream_chars = max(reply.stream_chars, message.stream_chars or 0)
+        reply.stream_chars = max(reply.stream_chars, reply.stream_base + (message.stream_chars or 0))
         self._idle.clear()
         return utterance
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kokoro_core.markdown import CodeFences, spoken_sentence
-from kokoro_core.segmenter import SentenceSegmenter
-from kokoro_core.speakable import has_speech
+from .markdown import CodeFences, spoken_sentence
+from .segmenter import SentenceSegmenter
+from .speakable import has_speech
 
 _EARLY_CLAUSE = re.compile(r"[,;:](?=\s+[A-Za-z])")
 EARLY_CLAUSE_MIN_CHARS = 24

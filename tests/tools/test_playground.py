@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from kokoro_core.speech_text import SpeechText
 from kokoro_stream import WebSocketTransport
 from kokoro_tools.playground import playground_app
 from kokoro_tools.ports import free_port
@@ -41,7 +42,8 @@ def chromium() -> str:
 
 
 @asynccontextmanager
-async def opened_page(chromium: str, ws_url: str) -> AsyncIterator[Any]:
+async def opened_page(chromium: str, ws_url: str, path: str = "/", ready: str = "speak") -> AsyncIterator[Any]:
+    """The playground's page at ``path``, once its ``ready`` button is enabled."""
     from playwright.async_api import async_playwright
 
     runner = web.AppRunner(playground_app(lambda: WebSocketTransport(ws_url)))
@@ -54,8 +56,8 @@ async def opened_page(chromium: str, ws_url: str) -> AsyncIterator[Any]:
                 executable_path=chromium, args=["--autoplay-policy=no-user-gesture-required", "--no-sandbox"]
             )
             page = await browser.new_page(viewport={"width": 960, "height": 720})
-            await page.goto(f"http://127.0.0.1:{port}/")
-            await page.wait_for_function("!document.getElementById('speak').disabled", timeout=30_000)
+            await page.goto(f"http://127.0.0.1:{port}{path}")
+            await page.wait_for_function(f"!document.getElementById('{ready}').disabled", timeout=30_000)
             try:
                 yield page
             finally:
@@ -144,35 +146,17 @@ def test_the_browser_text_streaming_client_appends_a_fake_llms_tokens_and_plays_
     chromium, engine_and_url
 ) -> None:
     """stream.html speaks the protocol itself, with no library: open, append per token, end."""
-    from playwright.async_api import async_playwright
-
-    from kokoro_core.speech_text import SpeechText
-
     engine, ws_url = engine_and_url
     engine.held.set()  # nothing held: the whole reply plays
 
     async def scenario() -> dict[str, Any]:
-        runner = web.AppRunner(playground_app(lambda: WebSocketTransport(ws_url)))
-        await runner.setup()
-        port = free_port()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(
-                    executable_path=chromium, args=["--autoplay-policy=no-user-gesture-required", "--no-sandbox"]
-                )
-                page = await browser.new_page()
-                await page.goto(f"http://127.0.0.1:{port}/stream.html?server={ws_url}")
-                await page.wait_for_function("!document.getElementById('stream').disabled", timeout=30_000)
-                await page.fill("#text", TEXT)
-                await page.fill("#rate", "80")
-                await page.click("#stream")
-                await page.wait_for_function("window.streaming.stats.ended", timeout=30_000)
-                seen: dict[str, Any] = await page.evaluate("window.streaming.stats")
-                await browser.close()
-                return seen
-        finally:
-            await runner.cleanup()
+        async with opened_page(chromium, ws_url, f"/stream.html?server={ws_url}", ready="stream") as page:
+            await page.fill("#text", TEXT)
+            await page.fill("#rate", "80")
+            await page.click("#stream")
+            await page.wait_for_function("window.streaming.stats.ended", timeout=30_000)
+            seen: dict[str, Any] = await page.evaluate("window.streaming.stats")
+            return seen
 
     seen = run(scenario())
     cutter = SpeechText(language="en-us")

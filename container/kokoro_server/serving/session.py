@@ -152,8 +152,7 @@ class Session:
     def _on_speak(self, message: Speak) -> None:
         engine = self._runtime.engine
         assert engine is not None
-        if self._close_code is not None:
-            raise ProtocolError("closing", "the session is closing (close was sent or the server is shutting down)")
+        self._check_open()
         utterance_id = message.id or self._runtime.new_id("u")
         if utterance_id in self._unfinished:
             raise ProtocolError("duplicate_id", f"utterance {utterance_id!r} is still queued or playing; use a new id")
@@ -173,9 +172,12 @@ class Session:
         self._queue.append(utterance)
         self._work.set()
 
-    def _on_open(self, message: Open) -> None:
+    def _check_open(self) -> None:
         if self._close_code is not None:
             raise ProtocolError("closing", "the session is closing (close was sent or the server is shutting down)")
+
+    def _on_open(self, message: Open) -> None:
+        self._check_open()
         if message.context in self._contexts:
             raise ProtocolError("duplicate_context", f"context {message.context!r} is open; end it or use a new id")
         most = self._runtime.settings.max_session_contexts

@@ -22,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 MEMBERS = {"core": "kokoro_core", "client": "kokoro_stream", "container": "kokoro_server", "agent": "kokoro_agent"}
 MEMBERS["tools"] = "kokoro_tools"
+MEMBERS["capacity"] = "kokoro_capacity"
 MEMBERS["bench"] = "kokoro_bench"
 WORKSPACE_MODULES = {
     "kokoro_core": "kokoro-stream-core",
@@ -29,6 +30,7 @@ WORKSPACE_MODULES = {
     "kokoro_server": "kokoro-server",
     "kokoro_agent": "kokoro-agent",
     "kokoro_tools": "kokoro-stream-tools",
+    "kokoro_capacity": "kokoro-stream-capacity",
     "kokoro_bench": "kokoro-stream-bench",
 }
 

@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kokoro_capacity.timeline import Timeline
+
 from .strategies import STRATEGIES
-from .timeline import Timeline
 
 LABELS = {
     "wait_full": "wait for full text",

@@ -12,13 +12,14 @@ from typing import Any
 
 from tqdm import tqdm
 
+from kokoro_capacity.timeline import percentile
+from kokoro_capacity.traffic import first_sentence
 from kokoro_core.chunker import chunk_text
 from kokoro_core.speakable import language_of
 from kokoro_server.text.reading import VoiceReading
 
-from .strategies import RUNNERS, STRATEGIES, Target, first_chunk_seconds, first_sentence, server_first_audio
+from .strategies import RUNNERS, STRATEGIES, Target, first_chunk_seconds, server_first_audio
 from .sweep import concurrency_level
-from .timeline import percentile
 
 QUICK_REPLIES = ("short-yes",)
 QUICK_LEVELS = (1, 2)

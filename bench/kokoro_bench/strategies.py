@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kokoro_capacity.timeline import Timeline
 from kokoro_core.chunker import chunk_text
 from kokoro_core.speakable import language_of
 from kokoro_core.speech_text import SpeechText
@@ -27,8 +28,6 @@ from kokoro_stream.sagemaker_post_transport import PayloadRebuffer, SageMakerPos
 from kokoro_stream.say import llm_tokens, simulated_llm
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import Transport
-
-from .timeline import Timeline
 
 STRATEGIES = ("wait_full", "sentence_post", "bidi", "engine")
 
@@ -42,16 +41,6 @@ class Target:
     endpoint_name: str
     engine: Engine
     voice: str
-
-
-def first_sentence(text: str, tokens_per_second: float) -> tuple[str, float]:
-    """The first sentence a streaming client sends and when its last token arrives."""
-    speech = SpeechText()
-    for index, token in enumerate(llm_tokens(text)):
-        if sentences := speech.push(token):
-            return sentences[0], index / tokens_per_second
-    sentences = speech.flush()
-    return sentences[0], (len(llm_tokens(text)) - 1) / tokens_per_second
 
 
 async def timed_session(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from kokoro_capacity.timeline import percentile
+
 from .strategies import Target, timed_session
-from .timeline import percentile
 
 
 async def concurrency_level(target: Target, sessions: int, text: str, tokens_per_second: float) -> dict[str, Any]:

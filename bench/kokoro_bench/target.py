@@ -8,6 +8,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from kokoro_capacity.local_runtime import LOCAL_ENDPOINT, LocalRuntimeClient
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine.device import load_on_device
 from kokoro_server.engine.kokoro import Engine
@@ -15,10 +16,7 @@ from kokoro_server.serving.background import BackgroundServer
 from kokoro_server.settings import settings_from_env
 from kokoro_stream.endpoint import Endpoint
 
-from .local_runtime import LocalRuntimeClient
 from .strategies import Target
-
-LOCAL_ENDPOINT = "local"
 
 
 def _engine(model_dir: Path | None) -> Engine:

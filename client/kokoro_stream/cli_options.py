@@ -1,5 +1,5 @@
 """The command-line options shared by every command that reaches an endpoint: ``kokoro-stream say`` and
-the commands other packages add (``bench``, ``cache push``). Apart from ``cli``, so that a package adding
+the commands other packages add (``bench``, ``capacity``, ``cache push``). Apart from ``cli``, so that a package adding
 commands imports them without loading the program, and with it every installed plugin."""
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ EndpointUrlOption = Annotated[
 ]
 CaFileOption = Annotated[
     Path | None, typer.Option(help="With --endpoint-url: the certificate authority to trust (its own CA).")
+]
+# A server to talk to, or none: the command then starts one here on the embedded model (`demo`, `capacity`).
+ServerUrlOption = Annotated[
+    str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
 ]
 
 

@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from kokoro_bench.timeline import Timeline, percentile
+from kokoro_capacity.timeline import Timeline, percentile
 from kokoro_stream.cli import app
 
 

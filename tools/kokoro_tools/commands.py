@@ -9,17 +9,17 @@ from typing import Annotated
 import typer
 
 from kokoro_core.model_cache import ModelCacheError
-from kokoro_stream.cli_options import CaFileOption, EndpointUrlOption, RegionOption, endpoint_from_options
+from kokoro_stream.cli_options import (
+    CaFileOption,
+    EndpointUrlOption,
+    RegionOption,
+    ServerUrlOption,
+    endpoint_from_options,
+)
 
 cache_app = typer.Typer(
     help="Model cache tools (the S3 layout the endpoint loads its model from).", no_args_is_help=True
 )
-
-
-# A server to talk to, or none: the command then starts one here on the embedded model.
-ServerUrlOption = Annotated[
-    str | None, typer.Option(help="A running server (http://host:port); default: start one here.")
-]
 
 
 def register(app: typer.Typer) -> None:

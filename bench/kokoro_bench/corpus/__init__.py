@@ -1,22 +1,6 @@
-"""The project's own agent replies: a test bed for segmentation and the benchmarks."""
+"""The bench's texts: the agent replies (the capacity package's, ``kokoro_capacity.corpus``, which drives
+the same replies against an endpoint) and the sentences of the languages bench (``languages.json``)."""
 
-from __future__ import annotations
+from kokoro_capacity.corpus import AGENT_REPLIES, load_replies
 
-import json
-from pathlib import Path
-
-AGENT_REPLIES = Path(__file__).with_name("agent_replies.jsonl")
-
-
-def load_replies(path: Path = AGENT_REPLIES) -> dict[str, str]:
-    """``{"id": text}`` from a JSONL file of ``{"id", "text"}`` objects."""
-    replies = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            replies[str(row["id"])] = str(row["text"])
-        except (ValueError, KeyError, TypeError) as error:
-            raise ValueError(f"{path}:{number}: expected a JSON object with 'id' and 'text' ({error})") from None
-    return replies
+__all__ = ["AGENT_REPLIES", "load_replies"]

@@ -11,14 +11,14 @@ import boto3
 import pytest
 from botocore.stub import ANY, Stubber
 
-from kokoro_bench.capacity.aws import cloudwatch_concurrency
-from kokoro_bench.capacity.ladder import LadderPlan, Slo
-from kokoro_bench.capacity.local import open_measured
-from kokoro_bench.capacity.measure import measure
-from kokoro_bench.capacity.pinning import PinnedToOneInstance
-from kokoro_bench.capacity.traffic import Gap, TrafficModel
+from kokoro_capacity.aws import cloudwatch_concurrency
+from kokoro_capacity.ladder import LadderPlan, Slo
+from kokoro_capacity.local import open_measured
+from kokoro_capacity.measure import measure
+from kokoro_capacity.pinning import PinnedToOneInstance
+from kokoro_capacity.traffic import Gap, TrafficModel
 
-from .test_capacity_pinning import ENDPOINT, VARIANT, clients, expect_pin, expect_restore
+from .test_pinning import ENDPOINT, VARIANT, clients, expect_pin, expect_restore
 
 TRAFFIC = TrafficModel(
     {"a": "Yes. It is done."}, listen=Gap.parse("fixed:0.1"), think=Gap.parse("fixed:0"), turns=Gap.parse("fixed:2")

@@ -8,8 +8,6 @@ import time
 import urllib.request
 from typing import Any
 
-from kokoro_server.serving.background import BackgroundServer
-from kokoro_server.settings import settings_from_env
 from kokoro_stream.endpoint import Endpoint
 from kokoro_stream.speaker import Speaker
 
@@ -24,6 +22,8 @@ CANNOT_SHOW = {
 def local_scale_out() -> dict[str, Any]:
     """One start of a server: model load and warm-up, healthy (/ping), and the first audio through the
     emulator (timed from the emulator's readiness: SageMaker's router is there before the instance)."""
+    from kokoro_server.serving.background import BackgroundServer
+    from kokoro_server.settings import settings_from_env
     from kokoro_tools.emulator_host import emulating
 
     any_credentials()

@@ -16,8 +16,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from ..timeline import percentile
 from .sessions import Load, SpeechTarget, Turn, hold, new_load
+from .timeline import percentile
 from .traffic import TrafficModel
 
 # The server's view of a window: (wall start, wall end, route) -> {"concurrency": per instance, and

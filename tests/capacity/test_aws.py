@@ -11,9 +11,9 @@ import boto3
 import pytest
 from botocore.stub import ANY, Stubber
 
-from kokoro_bench.capacity.aws import cloudwatch_concurrency, log_events, scale_out_activities, time_scale_out
-from kokoro_bench.capacity.duty import endpoint_duty
-from kokoro_bench.capacity.pinning import SCALABLE_DIMENSION
+from kokoro_capacity.aws import cloudwatch_concurrency, log_events, scale_out_activities, time_scale_out
+from kokoro_capacity.duty import endpoint_duty
+from kokoro_capacity.pinning import SCALABLE_DIMENSION
 
 ENDPOINT = "kokoro-tts"
 GROUP = f"/aws/sagemaker/Endpoints/{ENDPOINT}"

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..corpus import AGENT_REPLIES, load_replies
+from .corpus import AGENT_REPLIES, load_replies
 from .local import Opened
 from .server_log import Telemetry, read_log_file
 from .sessions import hold, new_load, ticking

@@ -53,7 +53,7 @@ def validate(
 
 
 def _simulated(document: Any, curve: Any, demand: list[float], name: str, trace: str, out: Path) -> None:
-    from .plots import validate_plot
+    from .plots import validate_plot, wrote
     from .report import command_line, validate_markdown, write_json, write_text
     from .validate import validate as run_validate
 
@@ -70,7 +70,7 @@ def _simulated(document: Any, curve: Any, demand: list[float], name: str, trace:
     command = command_line()
     write_json(out, f"validate-{name}.json", {**validation, "trace": trace, "command": command}, indent=None)
     write_text(out, f"validate-{name}.md", validate_markdown(validation, name, command))
-    typer.echo(f"wrote {out}/validate-{name}.json, .md and {plot.name}")
+    typer.echo(f"wrote {out}/validate-{name}.json and .md; {wrote(plot)}")
     for run in validation["results"]:
         typer.echo(
             f"  {run['policy']}: breach {run['breach_share']:.2%}, refused {run['refused_session_minutes']:g} "
@@ -94,9 +94,9 @@ def _live(
 
     from kokoro_stream.cli_options import endpoint_from_options
 
-    from ..corpus import AGENT_REPLIES, load_replies
+    from .corpus import AGENT_REPLIES, load_replies
     from .live_validate import follow_trace, instance_count, minute_figures
-    from .plots import live_plot
+    from .plots import live_plot, wrote
     from .report import command_line, write_json
     from .sessions import SpeechTarget, new_load
     from .traffic import TrafficModel
@@ -120,4 +120,4 @@ def _live(
     }
     path = write_json(out, f"validate-live-{name}.json", document_out)
     plot = live_plot(samples, out, name)
-    typer.echo(f"wrote {path} and {plot.name}: {len(samples)} instance-count samples, {len(load.turns)} turns")
+    typer.echo(f"wrote {path}: {len(samples)} instance-count samples, {len(load.turns)} turns; {wrote(plot)}")

@@ -11,13 +11,13 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from kokoro_bench.capacity.live_validate import follow_trace, instance_count, minute_figures
-from kokoro_bench.capacity.local import open_measured
-from kokoro_bench.capacity.plots import live_plot
-from kokoro_bench.capacity.sessions import new_load
-from kokoro_bench.capacity.traffic import Gap, TrafficModel
+from kokoro_capacity.live_validate import follow_trace, instance_count, minute_figures
+from kokoro_capacity.local import open_measured
+from kokoro_capacity.plots import live_plot
+from kokoro_capacity.sessions import new_load
+from kokoro_capacity.traffic import Gap, TrafficModel
 
-from .test_capacity_pinning import ENDPOINT, VARIANT, described
+from .test_pinning import ENDPOINT, VARIANT, described
 
 
 def test_the_instance_count_comes_from_describe_endpoint() -> None:

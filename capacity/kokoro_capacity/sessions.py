@@ -25,9 +25,8 @@ from kokoro_stream.say import simulated_llm
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import SpeechError, Transport
 
-from ..strategies import first_sentence
-from ..timeline import Timeline
-from .traffic import TrafficModel
+from .timeline import Timeline
+from .traffic import TrafficModel, first_sentence
 
 TURN_TIMEOUT_SECONDS = 60.0  # a turn still silent after this is an error, not a slow answer
 

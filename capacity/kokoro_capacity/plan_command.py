@@ -9,7 +9,6 @@ import typer
 
 from kokoro_core.capacity_profile import created_now, flavor_requirements, requirements_sha256
 
-REPOSITORY = Path(__file__).resolve().parents[3]
 GPU_FAMILIES = "gp"  # an instance family starting with g or p has a GPU: the image's gpu flavor
 
 
@@ -35,6 +34,10 @@ def plan(
     price_table: Annotated[Path | None, typer.Option(help="JSON price table (default: the package's, dated).")] = None,
     profile: Annotated[Path, typer.Option(help="Where to write the capacity profile.")] = Path("capacity-profile.json"),
     out: Annotated[Path, typer.Option(help="Folder for plan.md.")] = Path("capacity-results"),
+    repository: Annotated[
+        Path,
+        typer.Option(help="The project's checkout that builds the image (its container/requirements-*.txt)."),
+    ] = Path("."),
 ) -> None:
     """Derive the scaling policy from the measured figures; write the capacity profile and plan.md."""
     from .plan import derive, explanation, profile_document
@@ -58,6 +61,13 @@ def plan(
         chosen: Literal["ConcurrentRequestsPerModelHighResolution", "ConcurrentRequestsPerModel"] = metric  # type: ignore[assignment]
         derivation = derive(facts, growth, peak_sessions, prices.hourly(instance_type), chosen)
         flavor: Literal["cpu", "gpu"] = "gpu" if instance_type.split(".")[1][0] in GPU_FAMILIES else "cpu"
+        requirements = flavor_requirements(repository, flavor)
+        if not requirements.is_file():
+            # The deployment refuses a profile measured with another image: the profile names the image by this hash.
+            raise ValueError(
+                f"{requirements} not found: the profile records the sha256 of the image's requirements; run capacity "
+                "plan in the project's checkout (the one that deploys the image) or give --repository"
+            )
         where = results["machine"]["target"]
         cpus = results["machine"].get("cpus")
         measured_on = f"local rehearsal for {instance_type}: {where}, {cpus} CPUs" if local else where
@@ -69,7 +79,7 @@ def plan(
             measured_on=measured_on,
             image={
                 "flavor": flavor,
-                "requirements_sha256": requirements_sha256(flavor_requirements(REPOSITORY, flavor)),
+                "requirements_sha256": requirements_sha256(requirements),
             },
             slo=results["slo"],
             growth_per_minute=growth,

@@ -1,10 +1,10 @@
-"""The bench's POST route to a local server, answered in the shape of boto3's ``sagemaker-runtime``
+"""The POST route to a local server, answered in the shape of boto3's ``sagemaker-runtime``
 client: ``invoke_endpoint_with_response_stream`` returns a ``Body`` of ``{"PayloadPart": {"Bytes": ...}}``
 events, and a 4xx raises ``ClientError`` ModelError carrying the container's body.
 
-It lets the bench's POST strategies run unchanged against ``kokoro-stream serve`` over a plain HTTP
-POST, as its bidirectional strategy reaches the server over a plain WebSocket: neither pays a hop the
-other does not. To measure the SageMaker clients themselves, bench ``--endpoint`` through
+It lets the POST route of ``capacity measure`` and of the bench run unchanged against ``kokoro-stream serve``
+over a plain HTTP POST, as their bidirectional route reaches the server over a plain WebSocket: neither pays a
+hop the other does not. To measure the SageMaker clients themselves, give ``--endpoint`` through
 ``kokoro-stream emulate``.
 """
 
@@ -16,6 +16,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from botocore.exceptions import ClientError
+
+LOCAL_ENDPOINT = "local"  # the endpoint name a local server's POST route is addressed by
 
 
 class LocalRuntimeClient:

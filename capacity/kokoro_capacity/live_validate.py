@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..timeline import percentile
 from .sessions import Load, agent_session, ticking
+from .timeline import percentile
 
 
 def instance_count(sagemaker: Any, endpoint: str, variant: str) -> dict[str, Any]:

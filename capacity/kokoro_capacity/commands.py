@@ -12,8 +12,13 @@ from typing import Annotated, Any
 
 import typer
 
-from kokoro_stream.cli_options import CaFileOption, EndpointUrlOption, RegionOption, endpoint_from_options
-from kokoro_tools.commands import ServerUrlOption
+from kokoro_stream.cli_options import (
+    CaFileOption,
+    EndpointUrlOption,
+    RegionOption,
+    ServerUrlOption,
+    endpoint_from_options,
+)
 
 from .plan_command import plan
 from .report import command_line
@@ -56,11 +61,11 @@ def _opened(
     from .local import open_measured
 
     address = endpoint_from_options(endpoint, region, endpoint_url, ca_file) if endpoint is not None else None
-    try:
-        context = open_measured(url, address, emulate, server_log, voice, variant)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
-    with context as opened:
+    with contextlib.ExitStack() as stack:
+        try:  # what is wrong with the options shows before anything is measured; errors measuring are not these
+            opened = stack.enter_context(open_measured(url, address, emulate, server_log, voice, variant))
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
         yield opened
 
 
@@ -93,10 +98,10 @@ def measure(
     out: OutOption = Path("capacity-results"),
 ) -> None:
     """A sustained concurrency ladder of agent sessions on one instance: Q_max per route."""
-    from ..corpus import AGENT_REPLIES, load_replies
+    from .corpus import AGENT_REPLIES, load_replies
     from .ladder import LadderPlan, Slo
     from .measure import measure as run_measure
-    from .plots import ladder_plot
+    from .plots import ladder_plot, wrote
     from .report import measure_markdown, write_json, write_text
     from .traffic import Gap, RecordedGaps, Route, TrafficModel
 
@@ -134,9 +139,9 @@ def measure(
     results["command"] = command_line()
     results["created"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     written = [write_json(out, "measure.json", results), write_text(out, "measure.md", measure_markdown(results))]
-    written.append(ladder_plot(results, out))
     for path in written:
         typer.echo(f"wrote {path}")
+    typer.echo(wrote(ladder_plot(results, out)))
     typer.echo(f"Q_max: {results['q_max']}")
 
 
@@ -232,8 +237,13 @@ def scale_out(
     else:
         from tqdm import tqdm
 
+        from .local import NeedsLocalServer, require_local
         from .scale_out import CANNOT_SHOW, local_scale_out
 
+        try:
+            require_local("capacity scale-out without --endpoint (a server started here)")
+        except NeedsLocalServer as error:
+            raise typer.BadParameter(str(error)) from None
         runs = [local_scale_out() for _ in tqdm(range(times), desc="capacity scale-out (server starts)")]
         report = {"kind": "local", "runs": runs, "not_shown": CANNOT_SHOW}
     report["stages"] = list(runs[0]["stages_s"])

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from kokoro_bench.capacity.ladder import LadderPlan, Slo, level_figures, summarize
-from kokoro_bench.capacity.server_log import Telemetry, parse_line, read_log_file
-from kokoro_bench.capacity.sessions import InFlight, SpeechTarget, hold, new_load
-from kokoro_bench.capacity.traffic import Gap, RecordedGaps, TrafficModel
+from kokoro_capacity.ladder import LadderPlan, Slo, level_figures, summarize
+from kokoro_capacity.server_log import Telemetry, parse_line, read_log_file
+from kokoro_capacity.sessions import InFlight, SpeechTarget, hold, new_load
+from kokoro_capacity.traffic import Gap, RecordedGaps, TrafficModel
 from kokoro_stream.cli import app
 from kokoro_stream.websocket_transport import WebSocketTransport
 from kokoro_tools.ports import free_port

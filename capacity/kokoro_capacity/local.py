@@ -9,20 +9,36 @@ import os
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kokoro_server.serving.background import BackgroundServer
-from kokoro_server.settings import settings_from_env
 from kokoro_stream.endpoint import Endpoint
 
-from ..local_runtime import LocalRuntimeClient
-from ..target import LOCAL_ENDPOINT
 from .ladder import MetricRead
+from .local_runtime import LOCAL_ENDPOINT, LocalRuntimeClient
 from .server_log import CapturedLog, Telemetry, read_log_file
 from .sessions import SpeechTarget
 
+if TYPE_CHECKING:
+    from kokoro_server.serving.background import BackgroundServer
+
 LOCAL_SAMPLE_SECONDS = 1.0  # the load gauge of a server started here: finer than SageMaker's 10 s
+LOCAL_EXTRA = "kokoro-stream-capacity[local]"
+
+
+class NeedsLocalServer(ValueError):
+    """A server or an emulator started here, where the package's ``local`` extra is not installed."""
+
+
+def require_local(what: str) -> None:
+    """Fail with what to install, before anything starts, where the server or the emulator is missing."""
+    missing = [module for module in ("kokoro_server", "kokoro_tools") if find_spec(module) is None]
+    if missing:
+        raise NeedsLocalServer(
+            f"{what} needs the speech server and the emulator here ({', '.join(missing)} is not installed): "
+            f"install {LOCAL_EXTRA}, or measure a running server with --url or an endpoint with --endpoint"
+        )
 
 
 @dataclass
@@ -70,6 +86,9 @@ def _read_later(server_log: Path, telemetry: Telemetry) -> MetricRead:
 
 @contextlib.contextmanager
 def _server_here(telemetry: Telemetry) -> Iterator[BackgroundServer]:
+    from kokoro_server.serving.background import BackgroundServer
+    from kokoro_server.settings import settings_from_env
+
     settings = settings_from_env(host="127.0.0.1", port=0, load_sample_seconds=LOCAL_SAMPLE_SECONDS)
     telemetry.sample_seconds = LOCAL_SAMPLE_SECONDS
     with CapturedLog(telemetry), BackgroundServer(settings) as server:
@@ -126,6 +145,7 @@ def open_measured(
             opened.metric_source = f"the server's load gauge in {server_log}"
         yield opened
         return
+    require_local("--emulate" if emulate else "a server started here (no --url and no --endpoint)")
     with _server_here(telemetry) as server:
         engine = os.environ.get("KOKORO_ENGINE", "kokoro")
         source = "the server's load gauge (Sessions / ActiveUtterances, 1 s samples)"

@@ -11,7 +11,7 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from kokoro_bench.capacity.pinning import NOT_SUSPENDED, SCALABLE_DIMENSION, SUSPENDED, PinnedToOneInstance
+from kokoro_capacity.pinning import NOT_SUSPENDED, SCALABLE_DIMENSION, SUSPENDED, PinnedToOneInstance
 
 ENDPOINT, VARIANT = "kokoro-tts", "AllTraffic"
 RESOURCE = f"endpoint/{ENDPOINT}/variant/{VARIANT}"

@@ -1,12 +1,20 @@
-"""The plots: TTFA p95 against concurrency per route (spread over repeats), and validate's timeline."""
+"""The plots: TTFA p95 against concurrency per route (spread over repeats), and validate's timeline.
+
+Plotting is the package's ``plot`` extra: without matplotlib each function draws nothing and returns None,
+and the command says so (``wrote``)."""
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+PLOT_EXTRA = "kokoro-stream-capacity[plot]"
+
 
 def _pyplot() -> Any:
+    if find_spec("matplotlib") is None:
+        return None
     import matplotlib
 
     matplotlib.use("Agg")
@@ -15,8 +23,9 @@ def _pyplot() -> Any:
     return plt
 
 
-def ladder_plot(results: dict[str, Any], out: Path) -> Path:
-    plt = _pyplot()
+def ladder_plot(results: dict[str, Any], out: Path) -> Path | None:
+    if (plt := _pyplot()) is None:
+        return None
     figure, axis = plt.subplots(figsize=(7, 4))
     for route, measured in results["routes"].items():
         rows = [row for row in measured["summary"]["levels"] if row["ttfa_p95_ms"]]
@@ -38,8 +47,9 @@ def ladder_plot(results: dict[str, Any], out: Path) -> Path:
     return path
 
 
-def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path:
-    plt = _pyplot()
+def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path | None:
+    if (plt := _pyplot()) is None:
+        return None
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(9, 5), sharex=True)
     first = validation["results"][0]["timeline"]
     top.plot([row["t_s"] / 3600 for row in first], [row["sessions"] for row in first], color="black")
@@ -60,9 +70,10 @@ def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path:
     return path
 
 
-def live_plot(samples: list[dict[str, Any]], out: Path, trace: str) -> Path:
+def live_plot(samples: list[dict[str, Any]], out: Path, trace: str) -> Path | None:
     """The live replay: sessions asked for, and the endpoint's instance count as its policy moved it."""
-    plt = _pyplot()
+    if (plt := _pyplot()) is None:
+        return None
     figure, axis = plt.subplots(figsize=(9, 4))
     minutes = [sample["t_s"] / 60 for sample in samples]
     axis.step(minutes, [sample["sessions"] for sample in samples], where="post", color="black", label="sessions")
@@ -77,3 +88,8 @@ def live_plot(samples: list[dict[str, Any]], out: Path, trace: str) -> Path:
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path
+
+
+def wrote(plot: Path | None) -> str:
+    """What a command says of its plot: the file, or what to install to get one."""
+    return f"wrote {plot}" if plot is not None else f"no plot drawn: matplotlib is not installed ({PLOT_EXTRA})"

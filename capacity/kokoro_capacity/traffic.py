@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from kokoro_core.speech_text import SpeechText
+from kokoro_stream.say import llm_tokens
+
 Route = Literal["bidi", "post"]
 GAP_KINDS = ("fixed", "uniform", "exponential", "lognormal")
 _ARITY = {"fixed": 1, "uniform": 2, "exponential": 1, "lognormal": 2}
@@ -135,3 +138,13 @@ class TrafficModel:
             "turns_per_session": str(self.turns),
             "seed": self.seed,
         }
+
+
+def first_sentence(text: str, tokens_per_second: float) -> tuple[str, float]:
+    """The first sentence a streaming client sends and when its last token arrives."""
+    speech = SpeechText()
+    for index, token in enumerate(llm_tokens(text)):
+        if sentences := speech.push(token):
+            return sentences[0], index / tokens_per_second
+    sentences = speech.flush()
+    return sentences[0], (len(llm_tokens(text)) - 1) / tokens_per_second

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from kokoro_bench.capacity.plan import Measured, derive
+from kokoro_capacity.plan import Measured, derive
 from kokoro_core.capacity_profile import load_profile
 from kokoro_stream.cli import app
 
@@ -128,3 +128,12 @@ def test_a_ladder_whose_top_level_met_the_slo_plans_on_a_floor_and_says_so(tmp_p
     result = CliRunner().invoke(app, arguments, env={"TERMINAL_WIDTH": "400"})
     assert result.exit_code == 0, result.output
     assert "no level of the ladder broke the SLO" not in (tmp_path / "broken" / "plan.md").read_text()
+
+
+def test_plan_outside_the_projects_checkout_says_to_give_the_repository(tmp_path: Path) -> None:
+    """The profile names the image by its requirements' hash: without them there is no profile to write."""
+    result = run_plan(tmp_path, "--instance-type", "ml.c7i.xlarge", "--repository", str(tmp_path))
+    assert result.exit_code == 2
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+    assert "requirements-cpu.txt not found" in said and "--repository" in said
+    assert not (tmp_path / "profile.json").exists()

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kokoro_bench.capacity.simulation import Curve, SimPolicy, World, simulate
-from kokoro_bench.capacity.traces import built_in, recorded, trace
-from kokoro_bench.capacity.validate import curve_from_measure
+from kokoro_capacity.simulation import Curve, SimPolicy, World, simulate
+from kokoro_capacity.traces import built_in, recorded, trace
+from kokoro_capacity.validate import curve_from_measure
 from kokoro_stream.cli import app
 
-from .test_capacity_plan import measurement
+from .test_plan import measurement
 
 CURVE = Curve(((1.0, 100.0), (10.0, 2000.0)))  # p95 = 100 + 1900 × (c − 1) / 9 ms: 800 ms at c ≈ 4.3
 WORLD = World(CURVE, slo_ms=800, metric_ratio=1.0, scale_out_seconds=300, usd_per_instance_hour=1.0, speech_duty=0.5)

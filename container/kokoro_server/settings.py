@@ -65,7 +65,7 @@ class ServerSettings(BaseModel):
         "kokoro", description="fake: a deterministic engine without a model, for trying clients and for fast tests"
     )
     engine_slowdown: float = Field(
-        1.0, ge=1, le=100, description="testing: every inference call takes this many times as long"
+        1.0, ge=1, le=100, description="testing: every inference call after the warm-up takes this many times as long"
     )
 
     @property

@@ -116,12 +116,12 @@ class FakeEngine(PrepareThenSpeak):
             self.calls.append(chunk.text)
         seconds = SECONDS_PER_SAID_CHAR * len(chunk.said) / speed
         try:
-            with interruptible(self._stopping, interruption) as run:
+            with interruptible(self._stopping, interruption) as call:
                 while self.gate is not None and not self.gate.wait(0.01):
-                    if run.terminate:
+                    if call.stopped:
                         break
                 deadline = time.perf_counter() + self.real_time_factor * seconds
-                while not run.terminate and (left := deadline - time.perf_counter()) > 0:
+                while not call.stopped and (left := deadline - time.perf_counter()) > 0:
                     time.sleep(min(left, 0.01))
         except Interrupted:
             with self._lock:

@@ -57,6 +57,7 @@ from .durations import NoDurations, expose_durations
 from .integer_conv import convolutions_as_matmuls
 from .speech_engine import (
     SILENCE_LEVEL,
+    Call,
     Interrupted,
     Interruption,
     NothingToSpeak,
@@ -127,9 +128,9 @@ def _fade(audio: np.ndarray) -> np.ndarray:
     return audio
 
 
-def _sleep_unless_terminated(run: ort.RunOptions, seconds: float) -> None:
+def _sleep_unless_stopped(call: Call, seconds: float) -> None:
     deadline = time.perf_counter() + seconds
-    while (left := deadline - time.perf_counter()) > 0 and not run.terminate:
+    while (left := deadline - time.perf_counter()) > 0 and not call.stopped:
         time.sleep(min(left, 0.01))
 
 
@@ -211,7 +212,11 @@ class Engine(PrepareThenSpeak):
         self._stopping = Interruption()
         self._counter_lock = threading.Lock()
         self.interrupted_calls = 0  # inference calls an interruption stopped (or refused), since start
+        # The slowdown rehearses a slower machine's requests: the engine's own start (this measurement and the
+        # warm-up, before any request) runs at full speed.
+        self._slowed = False
         self._samples_per_frame = self._measure_frame()
+        self._slowed = True
 
     @property
     def voices(self) -> tuple[str, ...]:
@@ -313,11 +318,13 @@ class Engine(PrepareThenSpeak):
             "style": np.asarray(style, dtype=self._dtypes["style"]),
             "speed": np.array([speed], dtype=self._dtypes["speed"]),
         }
-        with self._interruptible(interruption) as run:
+        with self._interruptible(interruption) as call:
+            run = ort.RunOptions()
+            call.on_stop(lambda: setattr(run, "terminate", True))  # checked between graph nodes
             started = time.perf_counter()
             audio, frames = self._session.run(["audio", self._durations_output], inputs, run)
-            if self.options.slowdown > 1:
-                _sleep_unless_terminated(run, (self.options.slowdown - 1) * (time.perf_counter() - started))
+            if self._slowed and self.options.slowdown > 1:
+                _sleep_unless_stopped(call, (self.options.slowdown - 1) * (time.perf_counter() - started))
         return np.asarray(audio, dtype=np.float32).ravel(), np.asarray(frames, dtype=np.int64).ravel()
 
     def _measure_frame(self) -> int:
@@ -334,11 +341,11 @@ class Engine(PrepareThenSpeak):
         return len(audio) // int(frames.sum())
 
     @contextmanager
-    def _interruptible(self, interruption: Interruption | None) -> Iterator[ort.RunOptions]:
-        """Run options that ``stop`` and ``interruption`` can terminate; a terminated call raises ``Interrupted``."""
+    def _interruptible(self, interruption: Interruption | None) -> Iterator[Call]:
+        """A call that ``stop`` and ``interruption`` can stop; a stopped call raises ``Interrupted``."""
         try:
-            with interruptible(self._stopping, interruption) as run:
-                yield run
+            with interruptible(self._stopping, interruption) as call:
+                yield call
         except Interrupted:
             with self._counter_lock:
                 self.interrupted_calls += 1
@@ -348,6 +355,10 @@ class Engine(PrepareThenSpeak):
         """Run two input lengths once so the first request pays no first-call costs; return seconds."""
         started = time.perf_counter()
         voice = self.manifest.default_voice
-        for text in ("Ready.", "The engine is warming up."):
-            self.synthesize(text, voice)
+        self._slowed = False
+        try:
+            for text in ("Ready.", "The engine is warming up."):
+                self.synthesize(text, voice)
+        finally:
+            self._slowed = True
         return time.perf_counter() - started

@@ -9,14 +9,13 @@ was prepared. The server prepares the next chunk while the model speaks this one
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
 import numpy as np
-import onnxruntime as ort
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces
@@ -54,16 +53,48 @@ class Interrupted(RuntimeError):
     """An inference call was stopped before it finished (its utterance was canceled, or the engine stopped)."""
 
 
-class Interruption:
-    """Stops the inference calls made under it, at once or at their next graph node.
+class Call:
+    """One inference call's stop flag: set by any interruption the call runs under, read by the engine.
 
-    ONNX Runtime checks a run's ``terminate`` flag between graph nodes, so a call in flight ends within
-    milliseconds; a call that starts after ``interrupt`` fails before it runs.
+    The token is the engine's own business how it honours: the Kokoro engine binds an ONNX Runtime run's
+    ``terminate`` flag to it (``on_stop``), which ONNX Runtime checks between graph nodes, so a call in
+    flight ends within milliseconds; the fake engine polls ``stopped``.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._runs: set[ort.RunOptions] = set()
+        self._stopped = False
+        self._on_stop: list[Callable[[], None]] = []
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+            callbacks, self._on_stop = self._on_stop, []
+        for callback in callbacks:
+            callback()
+
+    def on_stop(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` when the call is stopped; at once if it is already."""
+        with self._lock:
+            if not self._stopped:
+                self._on_stop.append(callback)
+                return
+        callback()
+
+
+class Interruption:
+    """Stops the inference calls made under it, at once or at their next graph node; a call that starts
+    after ``interrupt`` fails before it runs."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._calls: set[Call] = set()
         self._interrupted = False
 
     @property
@@ -75,43 +106,44 @@ class Interruption:
     def in_flight(self) -> int:
         """Inference calls running under this interruption now."""
         with self._lock:
-            return len(self._runs)
+            return len(self._calls)
 
     def interrupt(self) -> int:
         """Stop every call in flight and every later one; return how many were in flight."""
         with self._lock:
             self._interrupted = True
-            for run in self._runs:
-                run.terminate = True
-            return len(self._runs)
+            calls = list(self._calls)
+        for call in calls:
+            call.stop()
+        return len(calls)
 
     @contextmanager
-    def watching(self, run: ort.RunOptions) -> Iterator[None]:
+    def watching(self, call: Call) -> Iterator[None]:
         with self._lock:
             if self._interrupted:
                 raise Interrupted("interrupted before the inference call started")
-            self._runs.add(run)
+            self._calls.add(call)
         try:
             yield
         finally:
             with self._lock:
-                self._runs.discard(run)
+                self._calls.discard(call)
 
 
 @contextmanager
-def interruptible(*watches: Interruption | None) -> Iterator[ort.RunOptions]:
-    """Run options that any of ``watches`` can terminate; a terminated call raises ``Interrupted``."""
-    run = ort.RunOptions()
+def interruptible(*watches: Interruption | None) -> Iterator[Call]:
+    """A call that any of ``watches`` can stop; a stopped call raises ``Interrupted`` (whatever else it raised)."""
+    call = Call()
     with ExitStack() as stack:
         for watch in watches:
             if watch is not None:
-                stack.enter_context(watch.watching(run))
+                stack.enter_context(watch.watching(call))
         try:
-            yield run
+            yield call
         except Exception:
-            if not run.terminate:
+            if not call.stopped:
                 raise
-        if run.terminate:
+        if call.stopped:
             raise Interrupted("interrupted during the inference call")
 
 

@@ -36,8 +36,7 @@ def start(model_dir: Path, port: int, **env: str) -> subprocess.Popen[str]:
     )
 
 
-# A hang guard, not a speed claim: loading and warming the model with KOKORO_ENGINE_SLOWDOWN=10 takes 45 s
-# on a busy two-core machine.
+# A hang guard, not a speed claim: loading and warming the model takes many seconds on a busy two-core machine.
 READY_HANG_GUARD_SECONDS = 300.0
 # How late a process on a busy machine may wake after the last deadline of its stop.
 SCHEDULING_ALLOWANCE_SECONDS = 1.0

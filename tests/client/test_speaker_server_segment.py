@@ -1,11 +1,18 @@
-"""``Speaker(segment="server")`` on the real model through a real local server: a reply's raw deltas go to a
-context and the server cuts them; the sentences, words and audio are those of cutting on the client, and a
-dropped session resumes its stream exactly once."""
+"""``Speaker(segment="server")`` through a real local server: a reply's raw deltas go to a context and the
+server cuts them. On the real model, the sentences, words and audio are those of cutting on the client; on
+the fake engine (the protocol, not the sound), a dropped session resumes its stream exactly once."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 from kokoro_bench.corpus import load_replies
+from kokoro_server.engine.fake_engine import FakeEngine
+from kokoro_server.settings import ServerSettings
 from kokoro_stream import Speaker, WebSocketTransport
+from tests.local_server import RunningServer, wait_until_idle
 from tests.speech import run
 from tests.tcp_proxy import TcpProxy
 
@@ -50,7 +57,19 @@ def test_server_cut_replies_speak_the_sentences_words_and_audio_of_client_cuttin
     assert per_sentence(server_chunks)[first][0] == per_sentence(client_chunks)[first][0]
 
 
-def test_a_session_dropped_twice_resumes_a_server_cut_reply_and_speaks_every_sentence_once(server, idle_after) -> None:
+@pytest.fixture
+def fake_server() -> Iterator[RunningServer]:
+    running = RunningServer(ServerSettings(host="127.0.0.1", port=0), engine=FakeEngine()).start(timeout=30)
+    try:
+        yield running
+        assert wait_until_idle(running)["active_utterances"] == 0
+    finally:
+        running.stop()
+
+
+def test_a_session_dropped_twice_resumes_a_server_cut_reply_and_speaks_every_sentence_once(fake_server) -> None:
+    server = fake_server
+
     async def with_a_drop():
         async with TcpProxy(server.server.port) as proxy:
             transport = WebSocketTransport(ws_url(proxy.port))

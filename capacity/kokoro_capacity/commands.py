@@ -184,18 +184,22 @@ def duty(
     from .duty import endpoint_duty, local_duty, log_file_duty
     from .report import write_json, write_text
 
-    if endpoint is not None and endpoint_url is None:
-        address = endpoint_from_options(endpoint, region, None, None)
-        result = endpoint_duty(address.name, address.region, minutes, sample_seconds)
-    elif server_log is not None and url is None:
-        result = log_file_duty(server_log, sample_seconds)
-    else:
-        with _opened(url, endpoint, region, endpoint_url, ca_file, emulate, server_log, "af_heart") as opened:
-            if opened.telemetry is None:
-                raise typer.BadParameter(
-                    "this target has no telemetry to read: use --emulate, no --url, or --server-log"
-                )
-            result = local_duty(opened, sessions, seconds)
+    try:  # what the telemetry cannot give (no file, no samples, no speech) is said, not raised
+        if endpoint is not None and endpoint_url is None:
+            address = endpoint_from_options(endpoint, region, None, None)
+            result = endpoint_duty(address.name, address.region, minutes, sample_seconds)
+        elif server_log is not None and url is None:
+            result = log_file_duty(server_log, sample_seconds)
+        else:
+            with _opened(url, endpoint, region, endpoint_url, ca_file, emulate, server_log, "af_heart") as opened:
+                if opened.telemetry is None:
+                    raise typer.BadParameter(
+                        "this target has no telemetry to read: with --url, give --server-log (the server's stdout "
+                        "saved to a file); or use --emulate, or no target option, to start a server here"
+                    )
+                result = local_duty(opened, sessions, seconds)
+    except (OSError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from None
     result["command"] = command_line()
     write_json(out, "duty.json", result)
     from .duty import duty_markdown
@@ -241,7 +245,7 @@ def scale_out(
         from .scale_out import CANNOT_SHOW, local_scale_out
 
         try:
-            require_local("capacity scale-out without --endpoint (a server started here)")
+            require_local("capacity scale-out without --endpoint", emulator=True, instead="--endpoint")
         except NeedsLocalServer as error:
             raise typer.BadParameter(str(error)) from None
         runs = [local_scale_out() for _ in tqdm(range(times), desc="capacity scale-out (server starts)")]

@@ -31,13 +31,14 @@ class NeedsLocalServer(ValueError):
     """A server or an emulator started here, where the package's ``local`` extra is not installed."""
 
 
-def require_local(what: str) -> None:
-    """Fail with what to install, before anything starts, where the server or the emulator is missing."""
-    missing = [module for module in ("kokoro_server", "kokoro_tools") if find_spec(module) is None]
-    if missing:
+def require_local(what: str, emulator: bool = False, instead: str = "--url (a running server) or --endpoint") -> None:
+    """Fail with what to install, before anything starts, where the server (or the emulator) is missing."""
+    needed = ("kokoro_server", "kokoro_tools") if emulator else ("kokoro_server",)
+    if missing := [module for module in needed if find_spec(module) is None]:
         raise NeedsLocalServer(
-            f"{what} needs the speech server and the emulator here ({', '.join(missing)} is not installed): "
-            f"install {LOCAL_EXTRA}, or measure a running server with --url or an endpoint with --endpoint"
+            f"{what} starts {'a server and the emulator' if emulator else 'a server'} here, and "
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: install {LOCAL_EXTRA} "
+            f"(with the server's and the tools' wheels: see the capacity guide), or give {instead}"
         )
 
 
@@ -100,8 +101,13 @@ def _websocket(url: str) -> SpeechTarget:
 
     url = url.rstrip("/")
     ws_url = url.replace("http://", "ws://").replace("https://", "wss://") + "/invocations-bidirectional-stream"
-    with urllib.request.urlopen(f"{url}/ping", timeout=10) as response:
-        response.read()
+    try:
+        with urllib.request.urlopen(f"{url}/ping", timeout=10) as response:
+            response.read()
+    except (OSError, ValueError) as error:  # refused, unreachable, not a URL, or not this server (an HTTP error)
+        raise ValueError(
+            f"no speech server answered at {url}/ping ({error}): is --url right, and is it running?"
+        ) from None
     return SpeechTarget(lambda: WebSocketTransport(ws_url), LocalRuntimeClient(url), LOCAL_ENDPOINT)
 
 
@@ -145,7 +151,7 @@ def open_measured(
             opened.metric_source = f"the server's load gauge in {server_log}"
         yield opened
         return
-    require_local("--emulate" if emulate else "a server started here (no --url and no --endpoint)")
+    require_local("--emulate" if emulate else "measuring with no --url and no --endpoint", emulator=emulate)
     with _server_here(telemetry) as server:
         engine = os.environ.get("KOKORO_ENGINE", "kokoro")
         source = "the server's load gauge (Sessions / ActiveUtterances, 1 s samples)"

@@ -42,6 +42,7 @@ def ladder_plot(results: dict[str, Any], out: Path) -> Path | None:
     axis.legend()
     figure.tight_layout()
     path = out / "ladder.png"
+    out.mkdir(parents=True, exist_ok=True)  # a plot may be the step's first file
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path
@@ -65,6 +66,7 @@ def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path | N
     bottom.legend(fontsize=7)
     figure.tight_layout()
     path = out / f"validate-{trace}.png"
+    out.mkdir(parents=True, exist_ok=True)  # a plot may be the step's first file
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path
@@ -85,6 +87,7 @@ def live_plot(samples: list[dict[str, Any]], out: Path, trace: str) -> Path | No
     figure.legend(loc="upper left")
     figure.tight_layout()
     path = out / f"validate-live-{trace}.png"
+    out.mkdir(parents=True, exist_ok=True)  # a plot may be the step's first file
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path

@@ -1,6 +1,7 @@
-"""What the capacity tool does where an extra is not installed: it goes on without the plot and says so, and
-refuses a server started here before starting anything, naming the extra. (The wheel installed alone is
-checked for real by .ci/wheels.py; here the extras' modules are hidden from the lookup.)"""
+"""What the capacity tool says instead of a traceback. Where an extra is not installed it goes on without the
+plot and says so, and refuses a server started here before starting anything, naming the extra (the wheel
+installed alone is checked for real by .ci/wheels.py; here the extras' modules are hidden from the lookup).
+A server that does not answer, or a log that holds nothing, is a clear refusal too."""
 
 from __future__ import annotations
 
@@ -46,10 +47,10 @@ def test_without_matplotlib_validate_writes_its_files_and_says_no_plot_was_drawn
 @pytest.mark.parametrize(
     ("arguments", "what"),
     [
-        (["measure", "--hold", "1", "--window", "1"], "a server started here"),
-        (["measure", "--emulate", "--hold", "1", "--window", "1"], "--emulate"),
-        (["duty", "--seconds", "1"], "a server started here"),
-        (["scale-out"], "capacity scale-out without --endpoint"),
+        (["measure", "--hold", "1", "--window", "1"], "measuring with no --url and no --endpoint starts a server"),
+        (["measure", "--emulate", "--hold", "1", "--window", "1"], "--emulate starts a server and the emulator"),
+        (["duty", "--seconds", "1"], "measuring with no --url and no --endpoint starts a server"),
+        (["scale-out"], "capacity scale-out without --endpoint starts a server and the emulator"),
     ],
 )
 def test_a_server_started_here_without_the_local_extra_is_refused_naming_it(
@@ -59,5 +60,27 @@ def test_a_server_started_here_without_the_local_extra_is_refused_naming_it(
     result = CliRunner().invoke(app, ["capacity", *arguments, "--out", str(tmp_path)], env={"TERMINAL_WIDTH": "400"})
     assert result.exit_code == 2, result.output
     said = unwrapped(result.output)
-    assert what in said and "install kokoro-stream-capacity[local]" in said and "--url" in said
+    assert what in said and "kokoro_server is not installed: install kokoro-stream-capacity[local]" in said
+    assert ("or give --endpoint" if arguments[0] == "scale-out" else "or give --url") in said
     assert not any(tmp_path.iterdir())  # refused before anything ran or was written
+
+
+def test_a_url_nobody_answers_at_is_refused_before_measuring(tmp_path: Path) -> None:
+    from kokoro_tools.ports import free_port
+
+    url = f"http://127.0.0.1:{free_port()}"
+    result = CliRunner().invoke(
+        app, ["capacity", "measure", "--url", url, "--out", str(tmp_path)], env={"TERMINAL_WIDTH": "400"}
+    )
+    assert result.exit_code == 2, result.output
+    assert f"no speech server answered at {url}/ping" in unwrapped(result.output)
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("log", "said"), [("missing.log", "missing.log"), ("empty.log", "no load samples")])
+def test_duty_from_a_log_that_holds_nothing_is_refused(log: str, said: str, tmp_path: Path) -> None:
+    (tmp_path / "empty.log").write_text("")
+    arguments = ["capacity", "duty", "--server-log", str(tmp_path / log), "--out", str(tmp_path / "out")]
+    result = CliRunner().invoke(app, arguments, env={"TERMINAL_WIDTH": "400"})
+    assert result.exit_code == 2, result.output
+    assert said in unwrapped(result.output)

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kokoro_tools.ports import free_port, wait_ready
@@ -50,34 +51,48 @@ def main() -> int:
         assert present.stdout.strip() == "[]", f"the client wheel pulled in {present.stdout.strip()}"
         commands = run(venv / "bin" / "kokoro-stream", "--help", env={**os.environ, "COLUMNS": "200"}).stdout
         assert " say " in commands and " demo " not in commands, commands  # the tools add theirs when installed
-        for extra, framework in EXTRAS.items():
-            version = install_extra(uv, wheels, extra, framework, Path(scratch))
-            print(f"the client wheel's [{extra}] extra installs alone with {framework} {version}, its newest release")
-        capacity_alone(uv, wheels, Path(scratch))
+        # The other environments are independent of each other and of the README example: installing is
+        # mostly waiting on the index and the disk, so they are made meanwhile.
+        with ThreadPoolExecutor() as pool:
+            extras = {
+                extra: pool.submit(install_extra, uv, wheels, extra, framework, Path(scratch))
+                for extra, framework in EXTRAS.items()
+            }
+            capacity = pool.submit(capacity_alone, uv, wheels, Path(scratch))
+            example = readme_example(uv, python)
+            for extra, installed in extras.items():
+                with_framework = f"{EXTRAS[extra]} {installed.result()}"
+                print(f"the client wheel's [{extra}] extra installs alone with {with_framework}, its newest release")
+            print(capacity.result())
+    print(f"the client wheel, installed alone, ran the README example: {example}")
+    return 0
 
-        port = free_port()
-        environment = {**os.environ, "KOKORO_ENGINE": "fake"}  # the protocol without the model
-        server = subprocess.Popen(
-            [uv, "run", "--locked", "kokoro-stream", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=environment,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            wait_ready(f"http://127.0.0.1:{port}", server, timeout=120)
-            section = (ROOT / "README.md").read_text().split("## The client", 1)[1]
-            match = re.search(r"```python\n(.*?)```", section, re.S)
-            assert match and LOCAL_URL in match.group(1), "the README's client example is missing"
-            example = match.group(1).replace(LOCAL_URL, f"ws://127.0.0.1:{port}/invocations-bidirectional-stream")
-            result = run(python, "-c", example, timeout=120)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+
+def readme_example(uv: str, python: Path) -> str:
+    """The README's client example, run in the wheel's environment against a local server on the fake engine;
+    its first line."""
+    port = free_port()
+    environment = {**os.environ, "KOKORO_ENGINE": "fake"}  # the protocol without the model
+    server = subprocess.Popen(
+        [uv, "run", "--locked", "kokoro-stream", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_ready(f"http://127.0.0.1:{port}", server, timeout=120)
+        section = (ROOT / "README.md").read_text().split("## The client", 1)[1]
+        match = re.search(r"```python\n(.*?)```", section, re.S)
+        assert match and LOCAL_URL in match.group(1), "the README's client example is missing"
+        example = match.group(1).replace(LOCAL_URL, f"ws://127.0.0.1:{port}/invocations-bidirectional-stream")
+        result = run(python, "-c", example, timeout=120)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
     lines = result.stdout.splitlines()
     assert lines and lines[0].startswith("Sure, I can help with that.") and "pcm16 24000" in lines[0], lines
-    print(f"the client wheel, installed alone, ran the README example: {lines[0]}")
-    return 0
+    return lines[0]
 
 
 def install_extra(uv: str, wheels: Path, extra: str, framework: str, scratch: Path) -> str:
@@ -98,7 +113,7 @@ def client_wheels(wheels: Path) -> tuple[Path, Path]:
     return core, client
 
 
-def capacity_alone(uv: str, wheels: Path, scratch: Path) -> None:
+def capacity_alone(uv: str, wheels: Path, scratch: Path) -> str:
     """The capacity tool with the client and the core, nothing else of this project: the commands a user runs
     against their endpoint work, and what needs more says what to install."""
     venv = scratch / "venv-capacity"
@@ -130,7 +145,7 @@ def capacity_alone(uv: str, wheels: Path, scratch: Path) -> None:
     run(uv, "pip", "install", "--quiet", "--python", python, f"{capacity}[plot]")
     run(*validate, "--trace", "steady", "--out", out / "plotted")  # a folder the plot is the first file of
     assert (out / "plotted" / "validate-steady.png").read_bytes()[:4] == b"\x89PNG"
-    print(f"the capacity wheel, installed alone, lists {', '.join(CAPACITY_COMMANDS)}; plans: {plan.strip()}")
+    return f"the capacity wheel, installed alone, lists {', '.join(CAPACITY_COMMANDS)}; plans: {plan.strip()}"
 
 
 if __name__ == "__main__":

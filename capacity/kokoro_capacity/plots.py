@@ -40,12 +40,7 @@ def ladder_plot(results: dict[str, Any], out: Path) -> Path | None:
     axis.set_xlabel("concurrent agent sessions on one instance")
     axis.set_ylabel("TTFA p95, ms (spread over repeats)")
     axis.legend()
-    figure.tight_layout()
-    path = out / "ladder.png"
-    out.mkdir(parents=True, exist_ok=True)  # a plot may be the step's first file
-    figure.savefig(path, dpi=90)
-    plt.close(figure)
-    return path
+    return _saved(plt, figure, out / "ladder.png")
 
 
 def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path | None:
@@ -64,12 +59,7 @@ def validate_plot(validation: dict[str, Any], out: Path, trace: str) -> Path | N
     bottom.set_ylabel("instances in service")
     bottom.set_xlabel("hours")
     bottom.legend(fontsize=7)
-    figure.tight_layout()
-    path = out / f"validate-{trace}.png"
-    out.mkdir(parents=True, exist_ok=True)  # a plot may be the step's first file
-    figure.savefig(path, dpi=90)
-    plt.close(figure)
-    return path
+    return _saved(plt, figure, out / f"validate-{trace}.png")
 
 
 def live_plot(samples: list[dict[str, Any]], out: Path, trace: str) -> Path | None:
@@ -85,9 +75,12 @@ def live_plot(samples: list[dict[str, Any]], out: Path, trace: str) -> Path | No
     other.step(minutes, [sample.get("current") or 0 for sample in samples], where="post", label="instances")
     other.set_ylabel("instances (describe_endpoint)")
     figure.legend(loc="upper left")
+    return _saved(plt, figure, out / f"validate-live-{trace}.png")
+
+
+def _saved(plt: Any, figure: Any, path: Path) -> Path:
     figure.tight_layout()
-    path = out / f"validate-live-{trace}.png"
-    out.mkdir(parents=True, exist_ok=True)  # a plot may be the step's first file
+    path.parent.mkdir(parents=True, exist_ok=True)  # a plot may be the step's first file
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path

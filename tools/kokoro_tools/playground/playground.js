@@ -79,25 +79,16 @@ function onMessage(message) {
 
 function onAudio(buffer) {
   if (!state.speaking) { state.stats.late += 1; return; } // audio after a stop: there should be none
-  const samples = new Int16Array(buffer);
   if (state.stats.firstAudioMs === null) {
     state.stats.firstAudioMs = Math.round(performance.now() - state.clickAt);
     $("ttfa").textContent = state.stats.firstAudioMs;
   }
-  const audio = state.audio;
-  const clip = audio.createBuffer(1, samples.length, state.sampleRate);
-  const channel = clip.getChannelData(0);
-  for (let i = 0; i < samples.length; i++) channel[i] = samples[i] / 32768;
-  const source = audio.createBufferSource();
-  source.buffer = clip;
-  source.connect(audio.destination);
-  const at = Math.max(state.playhead, audio.currentTime + 0.02);
-  if (state.replyStart === null) state.replyStart = at;
-  source.start(at);
-  state.playhead = at + clip.duration;
-  state.sources.push(source);
+  const played = playPcm16(state.audio, buffer, state.sampleRate, state.playhead);
+  if (state.replyStart === null) state.replyStart = played.at;
+  state.playhead = played.end;
+  state.sources.push(played.source);
   state.stats.chunks += 1;
-  state.stats.seconds += clip.duration;
+  state.stats.seconds += played.seconds;
   $("played").textContent = state.stats.seconds.toFixed(1);
 }
 

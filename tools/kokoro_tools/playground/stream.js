@@ -59,23 +59,14 @@ function onMessage(message) {
 
 function onAudio(buffer) {
   if (state.context === null) return;
-  const samples = new Int16Array(buffer);
   if (state.stats.firstAudioMs === null) {
     state.stats.firstAudioMs = Math.round(performance.now() - state.startedAt);
     $("ttfa").textContent = state.stats.firstAudioMs;
   }
-  const audio = state.audio;
-  const clip = audio.createBuffer(1, samples.length, state.sampleRate);
-  const channel = clip.getChannelData(0);
-  for (let i = 0; i < samples.length; i++) channel[i] = samples[i] / 32768;
-  const source = audio.createBufferSource();
-  source.buffer = clip;
-  source.connect(audio.destination);
-  const at = Math.max(state.playhead, audio.currentTime + 0.02);
-  source.start(at);
-  state.playhead = at + clip.duration;
+  const played = playPcm16(state.audio, buffer, state.sampleRate, state.playhead);
+  state.playhead = played.end;
   state.stats.chunks += 1;
-  state.stats.seconds += clip.duration;
+  state.stats.seconds += played.seconds;
 }
 
 // The fake LLM: the text in tokens of three or four characters, at the chosen rate.

@@ -124,7 +124,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         from kokoro_onnx.config import MAX_PHONEME_LENGTH
         from kokoro_onnx.tokenizer import Tokenizer
 
-        from kokoro_bench.float_model import float_graph
+        from kokoro_server.engine.float_graph import float_graph
 
         model = onnx.load(str(model_dir / manifest.onnx))
         float_graph(model)

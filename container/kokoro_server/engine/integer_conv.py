@@ -93,11 +93,11 @@ def _as_matmul(conv: onnx.NodeProto, signed: np.ndarray, taps: int, graph: onnx.
     dilation = _attribute(conv, "dilations", [1])[0]
     begin, end = _attribute(conv, "pads", [0, 0])
     r = _Rewrite(conv, graph)
-    time_major = r.node("Transpose", [x], "time_major", perm=[0, 2, 1])  # [1, time, in channels]
+    time_major = r.node("Transpose", [x], "time_major", perm=[0, 2, 1])  # [batch, time, in channels]
     pads = r.constant("pads", np.array([0, begin, 0, 0, end, 0], np.int64))
     unrolled = padded = r.node("Pad", [time_major, pads, x_zero], "padded")
     if taps > 1:
-        # Output step t reads input steps t + j × dilation: one Gather of those rows, [1, time, taps, in
+        # Output step t reads input steps t + j × dilation: one Gather of those rows, [batch, time, taps, in
         # channels], flattened to the weights' [taps × in channels] rows.
         padded_length = r.node("Shape", [padded], "padded_length", start=1, end=2)
         reach = r.constant("reach", np.array([dilation * (taps - 1)], np.int64))
@@ -111,7 +111,7 @@ def _as_matmul(conv: onnx.NodeProto, signed: np.ndarray, taps: int, graph: onnx.
         offsets = r.constant("offsets", (np.arange(taps, dtype=np.int64) * dilation)[None, :])
         rows = r.node("Gather", [padded, r.node("Add", [steps, offsets], "rows")], "gathered", axis=1)
         unrolled = r.node(
-            "Reshape", [rows, r.constant("shape", np.array([1, -1, signed.shape[0]], np.int64))], "unrolled"
+            "Reshape", [rows, r.constant("shape", np.array([0, -1, signed.shape[0]], np.int64))], "unrolled"
         )
     weights, weight_zero = r.constant("weights", signed), r.constant("weight_zero", np.array(0, np.int8))
     product = r.node("MatMulInteger", [unrolled, weights, x_zero, weight_zero], "product")

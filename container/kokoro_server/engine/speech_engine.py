@@ -3,7 +3,12 @@ deterministic fake (``fake_engine.FakeEngine``) both keep, and how an inference 
 
 A chunk is made in two steps, so that reading text never holds the model: ``prepare`` does all the
 text work (what is said, phonemes, tokens, where each word falls) and ``speak`` runs the model on what
-was prepared. The server prepares the next chunk while the model speaks this one (``kokoro_server.serving.utterance``).
+was prepared. The server prepares the next chunk while the model speaks this one (``kokoro_server.serving``).
+
+``speak_batch`` speaks several prepared chunks (of different sessions, voices and speeds) in one call, each
+as it would be alone; an engine without a batch-capable model speaks them one after another. Each item has
+its own interruption: one canceled item is dropped from the call's result, and the call itself stops only
+when every item is canceled (or the engine stops).
 """
 
 from __future__ import annotations
@@ -43,6 +48,21 @@ class PreparedChunk:
     said: str  # what the model reads: its phonemes (the fake engine: the said text)
     pieces: tuple[tuple[str, tuple[int, ...]], ...]  # each inference call's phonemes and token ids
     words: WordPlaces  # the written words and where they fall among the phoneme words
+
+    @property
+    def length(self) -> int:
+        """How long the model's input is (its longest piece's tokens; the said text's characters for an engine
+        without tokens): what a batch is grouped by."""
+        return max((len(tokens) for _, tokens in self.pieces), default=len(self.said))
+
+
+@dataclass(frozen=True)
+class SpeechRequest:
+    """One item of a model call: a prepared chunk, its speed, and the interruption that cancels it."""
+
+    chunk: PreparedChunk
+    speed: float = 1.0
+    interruption: Interruption | None = None
 
 
 class NothingToSpeak(ValueError):
@@ -130,6 +150,43 @@ class Interruption:
                 self._calls.discard(call)
 
 
+class BatchCall:
+    """One model call for several items: each item's ``Call`` stops with its own interruption (or the engine's),
+    and ``call`` stops once every item's has. An item interrupted before the call starts is not in ``live``."""
+
+    def __init__(self, stopping: Interruption, interruptions: list[Interruption | None]) -> None:
+        self.call = Call()
+        self.items = [Call() for _ in interruptions]
+        self._stack = ExitStack()
+        self.live: list[int] = []
+        for index, (item, interruption) in enumerate(zip(self.items, interruptions, strict=True)):
+            try:
+                for watch in (stopping, interruption):
+                    if watch is not None:
+                        self._stack.enter_context(watch.watching(item))
+            except Interrupted:
+                item.stop()
+                continue
+            self.live.append(index)
+        for index in self.live:
+            self.items[index].on_stop(self._item_stopped)
+        if not self.live:
+            self.call.stop()
+
+    def _item_stopped(self) -> None:
+        if all(self.items[index].stopped for index in self.live):
+            self.call.stop()
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> BatchCall:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @contextmanager
 def interruptible(*watches: Interruption | None) -> Iterator[Call]:
     """A call that any of ``watches`` can stop; a stopped call raises ``Interrupted`` (whatever else it raised)."""
@@ -188,6 +245,16 @@ class SpeechEngine(Protocol):
         """Audio for a prepared chunk and its word times: the model's work; raises ``Interrupted``."""
         ...
 
+    @property
+    def max_batch(self) -> int:
+        """The most items one ``speak_batch`` call speaks at once (1: the engine speaks one chunk per call)."""
+        ...
+
+    def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
+        """Each request's audio and word times, as ``speak`` would give them, in order; an item interrupted
+        before or during the call gets its ``Interrupted`` instead. Raises only for the whole call."""
+        ...
+
     def stop(self) -> int:
         """Stop every call in flight and refuse new ones; return how many were in flight."""
         ...
@@ -199,7 +266,21 @@ class SpeechEngine(Protocol):
 
 class PrepareThenSpeak:
     """``synthesize``, for engines that ``prepare`` and ``speak``: both steps at once, for callers that do not
-    overlap them (warm-up, benchmarks, tests)."""
+    overlap them (warm-up, benchmarks, tests); and ``speak_batch`` as one ``speak`` after another, for an
+    engine whose model speaks one chunk per call."""
+
+    @property
+    def max_batch(self) -> int:
+        return 1
+
+    def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
+        results: list[Speech | Interrupted] = []
+        for request in requests:
+            try:
+                results.append(self.speak(request.chunk, request.speed, request.interruption))
+            except Interrupted as interrupted:
+                results.append(interrupted)
+        return results
 
     def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
         raise NotImplementedError

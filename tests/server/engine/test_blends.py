@@ -15,7 +15,7 @@ import pytest
 
 from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.voices import VoiceError
-from kokoro_server.engine.kokoro import STYLE_DIM, VoiceStyles
+from kokoro_server.engine.voice_styles import STYLE_DIM, VoiceStyles
 
 SENTENCE = "The quick brown fox jumps over the lazy dog, and then it runs far away into the quiet forest."
 A, B = "af_heart", "am_michael"  # a woman's and a man's voice: far apart

@@ -1,0 +1,150 @@
+"""Batched inference on the real model: chunks of different voices, speeds and lengths spoken in one call,
+each as it is alone. The int8 graph gives each item the same samples, durations and word marks; the float
+graph rebuilt from its weights, the same durations and word marks and audio within 40 dB."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper
+
+from kokoro_core.model_cache import verify_directory
+from kokoro_server.engine.batch_graph import batch_capable
+from kokoro_server.engine.float_graph import float_graph
+from kokoro_server.engine.graph_edit import GraphEditError
+from kokoro_server.engine.kokoro import Engine, EngineOptions
+from kokoro_server.engine.speech_engine import Interrupted, Interruption, Speech, SpeechRequest
+from tests.server.serving.test_marks import DIGIT_NAMES, heard_digit
+from tests.waiting import wait_until
+
+ITEMS = [  # (text, voice, speed): three lengths, three voices, three speeds
+    ("Code 4 7 1.", "af_heart", 1.0),
+    ("Call 2 8.", "am_michael", 1.25),
+    ("The PIN is 6 5 1 4.", "bf_emma", 0.9),
+]
+
+
+def snr_db(reference: np.ndarray, other: np.ndarray) -> float:
+    error = float(((reference - other) ** 2).sum())
+    return 10 * np.log10(float((reference**2).sum()) / error) if error else float("inf")
+
+
+@pytest.fixture(scope="module")
+def int8_engine(embedded_model_dir: Path) -> Engine:
+    return Engine(embedded_model_dir, verify_directory(embedded_model_dir), EngineOptions(device="cpu", max_batch=4))
+
+
+def requests_for(engine: Engine) -> list[SpeechRequest]:
+    return [SpeechRequest(engine.prepare(text, voice), speed, Interruption()) for text, voice, speed in ITEMS]
+
+
+@pytest.fixture(scope="module")
+def int8_alone(int8_engine: Engine) -> list[Speech]:
+    """Each item spoken alone, once for the module's tests."""
+    spoken = [
+        int8_engine.speak_batch([SpeechRequest(request.chunk, request.speed)])[0]
+        for request in requests_for(int8_engine)
+    ]
+    assert all(isinstance(speech, Speech) for speech in spoken)
+    return spoken  # type: ignore[return-value]
+
+
+def test_the_int8_graph_gives_each_item_of_a_batch_what_it_gets_alone(
+    int8_engine: Engine, int8_alone: list[Speech], tmp_path: Path
+) -> None:
+    assert int8_engine.max_batch == 4
+    requests = requests_for(int8_engine)
+    batched = int8_engine.speak_batch(requests)
+    grammar = tmp_path / "digit.gram"
+    grammar.write_text(f"#JSGF V1.0;\ngrammar digit;\npublic <digit> = ( {' | '.join(DIGIT_NAMES)} ) ;\n")
+    heard = right = 0
+    for single, speech in zip(int8_alone, batched, strict=True):
+        assert isinstance(speech, Speech)
+        assert speech.words == single.words and speech.phonemes == single.phonemes  # durations and marks
+        assert len(speech.audio) == len(single.audio) and snr_db(single.audio, speech.audio) > 80  # the same samples
+        for word in speech.words:  # and the batch's audio says its digits where its marks say
+            if word.text.strip(".,").isdigit():
+                heard += 1
+                said = heard_digit(speech.audio[word.start : word.end], grammar)
+                right += said == DIGIT_NAMES[int(word.text.strip(".,"))]
+    assert heard == 9 and right >= 0.8 * heard
+
+
+def test_a_canceled_item_leaves_the_batch_and_the_others_finish(int8_engine: Engine, int8_alone: list[Speech]) -> None:
+    requests = requests_for(int8_engine)[:2]
+    canceled = requests[0].interruption
+    assert canceled is not None
+    results: list[Speech | Interrupted] = []
+    worker = threading.Thread(target=lambda: results.extend(int8_engine.speak_batch(requests)))
+    worker.start()
+    wait_until(lambda: canceled.in_flight or not worker.is_alive(), "the batch's call to start", poll_seconds=0.001)
+    assert canceled.interrupt() == 1  # the call was running
+    worker.join()
+    assert isinstance(results[0], Interrupted)
+    for single, speech in zip(int8_alone[1:2], results[1:], strict=True):
+        assert isinstance(speech, Speech) and speech.words == single.words
+
+
+def test_a_batch_whose_items_are_all_canceled_stops_its_call(int8_engine: Engine) -> None:
+    requests = requests_for(int8_engine)
+    results: list[Speech | Interrupted] = []
+    worker = threading.Thread(target=lambda: results.extend(int8_engine.speak_batch(requests)))
+    worker.start()
+    first = requests[0].interruption
+    assert first is not None
+    wait_until(lambda: first.in_flight or not worker.is_alive(), "the batch's call to start", poll_seconds=0.001)
+    for request in requests:
+        assert request.interruption is not None
+        request.interruption.interrupt()
+    worker.join()
+    assert all(isinstance(result, Interrupted) for result in results)
+    late = requests_for(int8_engine)[:1]
+    late[0].interruption.interrupt()  # type: ignore[union-attr]
+    assert isinstance(int8_engine.speak_batch(late)[0], Interrupted)  # refused before the call
+
+
+def test_the_float_graph_gives_each_item_of_a_batch_what_it_gets_alone(
+    int8_engine: Engine, embedded_model_dir: Path
+) -> None:
+    manifest = verify_directory(embedded_model_dir)
+    model = onnx.load(str(embedded_model_dir / manifest.onnx))
+    float_graph(model)
+    styles = np.fromfile(embedded_model_dir / "voices" / "af_heart.bin", dtype=np.float32).reshape(-1, 256)
+    batch_capable(model, styles)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    items = [(request.chunk.pieces[0][1], request.speed) for request in requests_for(int8_engine)[:2]]
+
+    def run(batch: list[tuple[tuple[int, ...], float]]) -> list[np.ndarray]:
+        tokens = np.zeros((len(batch), max(len(ids) for ids, _ in batch) + 2), np.int64)
+        for row, (ids, _) in enumerate(batch):
+            tokens[row, 1 : len(ids) + 1] = ids
+        feed = {
+            "tokens": tokens,
+            "lengths": np.array([len(ids) + 2 for ids, _ in batch]),
+            "style": np.stack([styles[len(ids) - 1] for ids, _ in batch]),
+            "speed": np.array([speed for _, speed in batch], np.float32),
+        }
+        return session.run(["audio", "durations", "frames"], feed)
+
+    audio, durations, frames = run(items)
+    for row, item in enumerate(items):
+        one_audio, one_durations, one_frames = run([item])
+        assert np.array_equal(durations[row, : len(item[0]) + 2], one_durations[0]) and frames[row] == one_frames[0]
+        samples = one_audio.shape[1]
+        assert snr_db(one_audio[0], audio[row, :samples]) >= 40
+
+
+def test_a_graph_it_does_not_know_is_refused_by_name() -> None:
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["tokens"], ["audio"])],
+        "not-kokoro",
+        [helper.make_tensor_value_info("tokens", TensorProto.INT64, [1, None])],
+        [helper.make_tensor_value_info("audio", TensorProto.INT64, None)],
+    )
+    with pytest.raises(GraphEditError, match="predictor/text_encoder/Expand"):
+        batch_capable(helper.make_model(graph), np.zeros((510, 256), np.float32))

@@ -38,7 +38,6 @@ from kokoro_core.speakable import language_of
 from kokoro_core.speech_text import CutSentence, SpeechText
 
 from .runtime import Runtime
-from .utterance import Utterance
 
 BUSY_RETRY_SECONDS = 0.1  # how soon a sentence refused for the server's capacity is tried again
 
@@ -177,7 +176,3 @@ class TextStream:
     def request(self, sentence: CutSentence) -> SpeakRequest:
         """The sentence as a ``speak`` would give it (an SSML context's as a fragment)."""
         return SpeakRequest(text=sentence.text, ssml=self.ssml)
-
-    def tag(self, utterance: Utterance, sentence: CutSentence) -> Utterance:
-        utterance.context, utterance.stream_chars = self.id, sentence.stream_chars
-        return utterance

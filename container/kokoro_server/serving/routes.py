@@ -21,9 +21,11 @@ from kokoro_core.protocol import (
 )
 from kokoro_server.openai_api.routes import SourceRefused, speak_fields
 
+from .admission import Outcome
+from .rendering import Rendered
 from .runtime import Runtime
 from .session import Session
-from .utterance import Rendered, Utterance
+from .utterance import Utterance
 
 RUNTIME = web.AppKey("runtime", Runtime)
 NDJSON = "application/x-ndjson"  # the POST response with marks: one JSON line per chunk, then ``done``
@@ -73,9 +75,7 @@ async def invocations(request: web.Request) -> web.StreamResponse:
         return unavailable
     assert runtime.engine is not None
     try:
-        speech = _parse_request(await request.read(), request.content_type)
-        utterance = runtime.admit(speech, runtime.new_id("r"), runtime.new_id("http"), runtime.default_options())
-        await runtime.parsed(utterance)
+        utterance = await admitted_alone(runtime, _parse_request(await request.read(), request.content_type), "http")
     except ProtocolError as error:
         if error.code == "busy":
             return _error(503, "busy", error.message, {"Retry-After": RETRY_AFTER_SECONDS})
@@ -93,6 +93,7 @@ async def invocations(request: web.Request) -> web.StreamResponse:
     )
     response.enable_chunked_encoding()
     deadline = runtime.settings.send_timeout_seconds
+    outcome: Outcome = "failed"
     try:
         await response.prepare(request)
         header = utterance.header
@@ -107,12 +108,17 @@ async def invocations(request: web.Request) -> web.StreamResponse:
                 header = b""
             elif rendered.audio:  # without marks the body is audio alone: SSML marks need ``marks``
                 await _write(request, response, rendered.audio, deadline)
+        outcome = "done"
         if ndjson:
             done = DoneLine(audio_ms=utterance.audio_ms, ttfa_ms=utterance.ttfa_ms)
             await _write(request, response, ndjson_line(done), deadline)
         await response.write_eof()
+    except (ConnectionError, asyncio.CancelledError):
+        if outcome != "done":
+            outcome = "disconnected"  # the client went away: its remaining chunks are withdrawn
+        raise
     finally:
-        runtime.finished(utterance, "disconnected")  # released already, unless the client left before audio
+        utterance.admission.settle(outcome)
     return response
 
 
@@ -128,21 +134,27 @@ async def _write(request: web.Request, response: web.StreamResponse, data: bytes
         raise ConnectionResetError(f"the client accepted no audio for {deadline:g} s") from None
 
 
-async def rendered_alone(runtime: Runtime, utterance: Utterance) -> AsyncIterator[Rendered]:
-    """An admitted utterance of its own (no session: nothing plays before it), chunk by chunk; its
-    admission is released when it ends, however it ends."""
-    outcome = "failed"
+async def admitted_alone(runtime: Runtime, speech: SpeakRequest, prefix: str) -> Utterance:
+    """An utterance of its own (a request's: no session, nothing plays before it), admitted and its SSML parsed.
+    Its handler owns it from here and settles it once; a document refused is settled here, before the error."""
+    utterance = runtime.admit(speech, runtime.new_id("r"), runtime.new_id(prefix), runtime.default_options())
     try:
-        with runtime.requests.tracking():  # the request's handler: a stop past its drain deadline cancels it
-            async for rendered in runtime.render(utterance, (runtime.settings.first_chunk_chars, False)):
-                yield rendered
-                utterance.sent(len(rendered.audio))
-        outcome = "done"
-    except (ConnectionError, asyncio.CancelledError, GeneratorExit):
-        outcome = "disconnected"  # the client went away: its remaining chunks are withdrawn
+        await runtime.parsed(utterance)
+    except ProtocolError:
+        utterance.admission.settle("refused")
         raise
-    finally:
-        runtime.finished(utterance, outcome)
+    except BaseException as error:
+        utterance.admission.settle("disconnected" if isinstance(error, asyncio.CancelledError) else "failed")
+        raise
+    return utterance
+
+
+async def rendered_alone(runtime: Runtime, utterance: Utterance) -> AsyncIterator[Rendered]:
+    """An utterance of its own, chunk by chunk (its handler settles it)."""
+    with runtime.requests.tracking():  # the request's handler: a stop past its drain deadline cancels it
+        async for rendered in runtime.render(utterance, (runtime.settings.first_chunk_chars, False)):
+            yield rendered
+            utterance.sent(len(rendered.audio))
 
 
 class EngineSpeech:
@@ -159,14 +171,20 @@ class EngineSpeech:
         if (reason := _unavailable_reason(runtime)) is not None:
             raise SourceRefused(503, *reason)
         try:
-            request = parse_speak_request(speak_fields(text, voice, speed))
-            utterance = runtime.admit(request, runtime.new_id("r"), runtime.new_id("openai"), runtime.default_options())
-            await runtime.parsed(utterance)
+            utterance = await admitted_alone(runtime, parse_speak_request(speak_fields(text, voice, speed)), "openai")
         except ProtocolError as error:
             raise SourceRefused(503 if error.code == "busy" else 400, error.code, error.message) from None
-        async for rendered in rendered_alone(runtime, utterance):
-            if rendered.audio:
-                yield rendered.audio
+        outcome: Outcome = "failed"
+        try:
+            async for rendered in rendered_alone(runtime, utterance):
+                if rendered.audio:
+                    yield rendered.audio
+            outcome = "done"
+        except (ConnectionError, asyncio.CancelledError, GeneratorExit):
+            outcome = "disconnected"  # the client went away: its remaining chunks are withdrawn
+            raise
+        finally:
+            utterance.admission.settle(outcome)
 
 
 async def bidirectional(request: web.Request) -> web.StreamResponse:

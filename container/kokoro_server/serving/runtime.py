@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -20,9 +19,11 @@ from kokoro_server.settings import ServerSettings
 from kokoro_server.text.script import plain_script
 
 from . import telemetry
+from .admission import Admission, Outcome
 from .in_flight import InFlight
+from .rendering import Rendered, render
 from .scheduler import Busy, Scheduler
-from .utterance import Rendered, Utterance, check_speakable, parse_script, render, script_of
+from .utterance import Request, Utterance, check_speakable, parse_script, script_of
 
 State = Literal["starting", "ready", "draining"]
 
@@ -60,8 +61,11 @@ class Runtime:
         session_id: str,
         defaults: SpeechOptions,
         first_chunk: tuple[int, bool] | None = None,
+        context: str | None = None,
+        stream_chars: int | None = None,
     ) -> Utterance:
-        """Check a speak (or a POST body) against this server and admit it; one path for both routes.
+        """Check a speak (or a POST body) against this server and admit it; one path for both routes. The
+        caller owns the admission: it settles it once (``admission``).
 
         The utterance holds the text as it is said: markdown marks, code blocks and URLs are read as words
         (``kokoro_core.markdown``), so word marks and captions name the words heard. An SSML document is
@@ -80,7 +84,9 @@ class Runtime:
             ticket = self.scheduler.admit()
         except Busy as error:
             raise ProtocolError("busy", str(error)) from None
-        utterance = Utterance(utterance_id, session_id, text, options, ticket, first_chunk=first_chunk)
+        asked = Request(utterance_id, session_id, options, context, stream_chars, first_chunk)
+        admission = Admission(ticket.release, lambda outcome: self._report(utterance, outcome))
+        utterance = Utterance(asked, admission, text)
         if ssml:
             utterance.parsing = self.scheduler.prepare(
                 partial(parse_script, text, options.voice, self.engine.phoneme_symbols)
@@ -90,16 +96,8 @@ class Runtime:
         return utterance
 
     async def parsed(self, utterance: Utterance) -> None:
-        """Wait until the utterance's SSML is parsed; a document refused releases its admission and raises
-        ``ProtocolError``."""
-        try:
-            await script_of(utterance)
-        except ProtocolError:
-            self.finished(utterance, "refused")
-            raise
-        except BaseException as error:  # whatever ends it, the admission slot is not kept
-            self.finished(utterance, "disconnected" if isinstance(error, asyncio.CancelledError) else "failed")
-            raise
+        """Wait until the utterance's SSML is parsed; raises ``ProtocolError`` for a document it refuses."""
+        await script_of(utterance)
 
     def resolve(self, fields: SpeechOptionFields, defaults: SpeechOptions) -> SpeechOptions:
         """``fields`` over ``defaults``, checked against this server's voices and the languages it reads."""
@@ -130,11 +128,7 @@ class Runtime:
             settings.planning_budget_seconds,
         )
 
-    def finished(self, utterance: Utterance, outcome: str) -> None:
-        """Release the utterance's admission slot and log it; safe to call once per utterance."""
-        if utterance.ticket.released:
-            return
-        utterance.ticket.release()
+    def _report(self, utterance: Utterance, outcome: Outcome) -> None:
         telemetry.utterance_done(utterance, outcome, self.settings.metrics_namespace, self.settings.endpoint_name)
 
     def report_load(self) -> None:

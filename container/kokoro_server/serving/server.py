@@ -126,7 +126,7 @@ class Server:
             self.ready.set()
             raise
         self.runtime.engine = engine
-        self.runtime.scheduler.start(plan.workers)
+        self.runtime.scheduler.start(engine, plan.workers)
         self.runtime.state = "ready"
         telemetry.event(
             "ready",

@@ -49,6 +49,7 @@ from kokoro_core.protocol import (
 from kokoro_core.speech_text import CutSentence
 
 from . import outbox, pace, telemetry
+from .admission import Outcome
 from .contexts import QueuedReply, TextStream
 from .outbox import AudioFrame, CanceledReply, CloseSocket, Finished, Reply, Started, Timing
 from .runtime import Runtime
@@ -109,9 +110,8 @@ class Session:
                     self._handle(message.data)
         finally:
             # Release first, synchronously: the handler may be cancelled again at any await below.
-            for utterance in self._unfinished.values():
-                self._runtime.finished(utterance, "disconnected")
-            self._unfinished.clear()
+            for utterance in list(self._unfinished.values()):
+                self._settle(utterance, "disconnected")
             self._queue.clear()
             contexts = list(self._contexts.values())
             for context in contexts:
@@ -234,8 +234,17 @@ class Session:
         self._close_code = GOING_AWAY
         await self._ws.close(code=GOING_AWAY, message=b"server shutting down")
 
-    def _cancel(self, utterance: Utterance) -> None:
+    def _settle(self, utterance: Utterance, outcome: Outcome) -> bool:
+        """End ``utterance`` with ``outcome`` unless it has ended: the one place a session settles its
+        utterances' admissions (an utterance is unfinished until then). Returns whether it ended it now."""
+        if self._unfinished.get(utterance.id) is not utterance:
+            return False
         del self._unfinished[utterance.id]
+        utterance.admission.settle(outcome)
+        return True
+
+    def _cancel(self, utterance: Utterance) -> None:
+        self._settle(utterance, "canceled")
         if utterance in self._queue:
             self._queue.remove(utterance)
         if self._current is not None and self._current[0] is utterance:
@@ -245,7 +254,6 @@ class Session:
         self._heard_by = None  # the listener stops hearing it: the next reply starts afresh
         self._room.set()
         self._post_urgent(CanceledReply(utterance))
-        self._runtime.finished(utterance, "canceled")
         self._freed()
 
     def _cancel_context(self, context: TextStream) -> None:
@@ -281,14 +289,21 @@ class Session:
         while utterance_id in self._unfinished:  # a speak's id the client chose alike
             utterance_id = context.next_id()
         try:
-            utterance = self._runtime.admit(context.request(sentence), utterance_id, self.id, context.options)
+            utterance = self._runtime.admit(
+                context.request(sentence),
+                utterance_id,
+                self.id,
+                context.options,
+                context=context.id,
+                stream_chars=sentence.stream_chars,
+            )
         except ProtocolError as error:
             if error.code == "busy":
                 raise
             if error.code != "nothing_to_speak":  # a sentence of only symbols is skipped, as the client does
                 self._post(Reply(error.reply(None, context.id)))
             return True
-        self._unfinished[utterance_id] = context.tag(utterance, sentence)
+        self._unfinished[utterance_id] = utterance
         self._queue.append(utterance)
         self._work.set()
         return True
@@ -334,13 +349,12 @@ class Session:
                     raise  # the session is ending
                 # only this utterance was canceled: go on with the next
             except ProtocolError as error:  # an SSML document refused: its error comes in its turn
-                if self._unfinished.pop(utterance.id, None) is not None:
+                if self._settle(utterance, "refused"):
                     self._post(Reply(error.reply(utterance.id, utterance.context)))
             except Exception as error:
-                if self._unfinished.pop(utterance.id, None) is not None:
+                if self._settle(utterance, "failed"):
                     failed = ProtocolError("synthesis_failed", str(error))
                     self._post(Reply(failed.reply(utterance.id, utterance.context)))
-                    runtime.finished(utterance, "failed")
             finally:
                 self._current = None
                 self._freed()
@@ -349,14 +363,14 @@ class Session:
         runtime = self._runtime
         assert runtime.engine is not None
         settings = runtime.settings
-        first_chunk = utterance.first_chunk or pace.first_chunk(
+        first_chunk = utterance.request.first_chunk or pace.first_chunk(
             self._heard_by - time.perf_counter() if self._heard_by is not None else None,
             utterance.options.speed,
             runtime.engine.device,
             settings.first_chunk_chars,
             settings.max_chunk_chars,
         )
-        utterance.first_chunk = first_chunk
+        utterance.progress.first_chunk = first_chunk
         await runtime.parsed(utterance)
         self._post(Started(utterance))
         async for rendered in runtime.render(utterance, first_chunk):
@@ -424,7 +438,7 @@ class Session:
                 heard_from = now if self._heard_by is None else max(self._heard_by, now)
                 self._heard_by = heard_from + utterance.options.format.duration_ms(len(data)) / 1000
             case Started(utterance):
-                chars, must_fit = utterance.first_chunk or (0, False)
+                chars, must_fit = utterance.progress.first_chunk or (0, False)
                 # A client resuming this utterance sends first_chunk_chars back, for the same audio.
                 described = utterance.options.described()
                 start = Start(id=utterance.id, first_chunk_chars=chars if must_fit else None, **described)
@@ -440,8 +454,7 @@ class Session:
                 if utterance.header:
                     await ws.send_bytes(utterance.header)
             case Finished(utterance):
-                self._unfinished.pop(utterance.id, None)
-                self._runtime.finished(utterance, "done")
+                self._settle(utterance, "done")
                 self._freed()
                 done = Done(
                     id=utterance.id, context=utterance.context, audio_ms=utterance.audio_ms, ttfa_ms=utterance.ttfa_ms

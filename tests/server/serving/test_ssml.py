@@ -166,19 +166,19 @@ def test_ssml_reads_in_other_languages_with_exact_breaks_and_written_words(serve
 
 def test_a_break_inside_a_sentence_is_one_model_call_with_its_silence_and_marks_in_place(server) -> None:
     document = '<speak>Your code is <break time="300ms"/><mark name="digits"/> four, seven, two.</speak>'
-    engine = server.server.runtime.engine
+    model = server.server.runtime.engine._model
     calls: list[int] = []
-    infer = engine._infer
+    run = model.run
 
-    def counted(tokens, *args):
-        calls.append(len(tokens))
-        return infer(tokens, *args)
+    def counted(inputs, call):
+        calls.extend(len(item.tokens) for item in inputs)
+        return run(inputs, call)
 
-    engine._infer = counted
+    model.run = counted
     try:
         events = speak(server, document, marks=True)
     finally:
-        del engine._infer
+        del model.run
     assert len(calls) == 1, calls
     marks = [word for event in events if event.type == "marks" for word in event.message["words"]]
     words = {word["text"].strip(".,"): word for word in marks}

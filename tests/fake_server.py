@@ -9,10 +9,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from kokoro_server.engine.fake_engine import FakeEngine
-from kokoro_server.engine.speech_engine import PreparedChunk, Speech
+from kokoro_server.engine.speech_engine import Interrupted, Speech, SpeechRequest
 from kokoro_server.settings import ServerSettings
 from tests.local_server import RunningServer
 
@@ -37,7 +36,7 @@ class FirstChunkOnly(FakeEngine):
         super().__init__()
         self.held = threading.Event()
 
-    def speak(self, chunk: PreparedChunk, *args: Any, **kwargs: Any) -> Speech:
+    def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
         if self.calls:
             self.gate = self.held
-        return super().speak(chunk, *args, **kwargs)
+        return super().speak_batch(requests)

@@ -32,7 +32,26 @@ class ServerSettings(BaseModel):
     workers: int = Field(
         0, ge=0, le=64, description="engine worker threads; 0: 4 on a GPU, one per two available cores on a CPU"
     )
-    max_active_utterances: int = Field(64, ge=1, description="utterances admitted at once, queued or playing")
+    max_active_utterances: int = Field(
+        0,
+        ge=0,
+        description="utterances admitted at once, queued or playing; 0: 64, or two per batch slot (workers × "
+        "max_batch) if that is more",
+    )
+    max_batch: int = Field(
+        0,
+        ge=0,
+        le=64,
+        description="chunks one model call speaks, across sessions; 0: the device's default (1 on a CPU, where "
+        "batching does not pay; 16 on a GPU)",
+    )
+    batch_wait_ms: float | None = Field(
+        None,
+        ge=0,
+        le=50,
+        description="how long a batch that is not full may wait for another session's chunk, counted from when its "
+        "first chunk was ready (a lone session never waits); default: 0 on a CPU, 4 on a GPU",
+    )
     max_session_utterances: int = Field(
         16, ge=1, description="utterances one WebSocket session may have queued or playing (fair sharing)"
     )

@@ -16,6 +16,7 @@ REAL_TIME_FACTOR = "RealTimeFactor"
 QUEUE_DEPTH = "QueueDepth"  # synthesis jobs waiting for an engine worker
 ACTIVE_UTTERANCES = "ActiveUtterances"  # admitted utterances, queued or playing
 SESSIONS = "Sessions"  # open bidirectional sessions
+BATCH_SIZE = "BatchSize"  # chunks per model call over the sample (0: no call), across sessions
 LOAD_SAMPLE_SECONDS = 10
 # Each ready server sends this many load samples a minute, so SampleCount(QueueDepth) over one
 # minute divided by it is the number of ready servers: instance health without another metric.

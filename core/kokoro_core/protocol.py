@@ -453,6 +453,9 @@ class Ready(_ServerMessage):
     max_session_utterances: int | None = None  # a speak past this many unfinished is refused as ``busy``
     max_session_contexts: int | None = None  # text streams open at once (``open``)
     context_idle_seconds: float | None = None  # a context with nothing to say and no text for this long ends
+    device: str | None = None  # where the model runs: "cuda" or "cpu"
+    max_batch: int | None = None  # chunks one model call speaks, across sessions (1: one chunk per call)
+    batch_wait_ms: float | None = None  # how long a batch that is not full may wait for another session's chunk
 
 
 class _Described(_ServerMessage):

@@ -85,6 +85,9 @@ def _batch_axes(e: GraphEdit) -> None:
     audio.op_type = "Identity"
     del audio.input[1:]
     del audio.attribute[:]
+    for output in e.graph.output:
+        if output.name == "audio":
+            output.CopyFrom(helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["batch", "samples"]))
     for node in e.graph.node:
         if node.op_type in LSTMS:
             for index in (5, 6):  # zero initial states, of batch 1

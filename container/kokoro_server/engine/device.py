@@ -1,4 +1,5 @@
-"""Where the engine runs and how its work is split, decided from what the session actually got.
+"""Where the engine runs and how its work is split, decided from what the session actually got: the device,
+the engine workers, and how many chunks one model call speaks (a batch, on a device that gains from it).
 
 The GPU image carries CUDA's libraries wherever it runs: on a host without a GPU, or with an
 NVIDIA driver too old for CUDA 12, ONNX Runtime falls back to the CPU. The worker count and the
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import onnxruntime as ort
@@ -18,13 +19,23 @@ import onnxruntime as ort
 from kokoro_core.model_cache import Manifest
 from kokoro_server.settings import Device, ServerSettings
 
-from .kokoro import Engine, EngineOptions
+from .graph_edit import GraphEditError
+from .kokoro import BatchMismatch, Engine, EngineOptions
 from .speech_engine import RunsOn
 
-GPU_WORKERS = 4  # inference calls in flight on one GPU: enough to keep it busy between small calls
+GPU_WORKERS = 4  # inference calls in flight on one GPU, one chunk each: enough to keep it busy between small calls
+# Batched, fewer and larger calls: one speaks while the next batch gathers and its inputs are copied.
+GPU_BATCH_WORKERS = 2
+# Chunks one call speaks on a GPU, and how long a batch may wait for company (docs/batching.md: chosen before a
+# GPU was measured here; the GPU script measures them).
+GPU_MAX_BATCH = 16
+GPU_BATCH_WAIT_MS = 4.0
 # On a CPU, workers of two threads each (docs/bench/threads.md): a second thread makes one call about
 # 1.6x faster, which first audio needs; past two, another worker adds more throughput than another thread.
+# A batch does not pay there: one call of several chunks takes longer than they take one after another
+# (docs/bench/batching.md), so a CPU speaks one chunk per call.
 CPU_THREADS_PER_WORKER = 2
+CPU_MAX_BATCH = 1
 
 
 @dataclass(frozen=True)
@@ -33,6 +44,8 @@ class Plan:
     workers: int
     threads_per_worker: int  # 0: ONNX Runtime decides (GPU)
     note: str = ""  # why the plan differs from what was asked, if it does
+    max_batch: int = 1  # chunks one model call speaks
+    batch_wait_ms: float = 0.0  # how long a batch that is not full may wait for company
 
 
 def available_cores() -> int:
@@ -65,10 +78,20 @@ def wanted_device(settings: ServerSettings) -> RunsOn:
 
 def plan_for(settings: ServerSettings, device: RunsOn, note: str = "") -> Plan:
     if device == "cuda":
-        return Plan("cuda", settings.workers or GPU_WORKERS, 0, note)
+        batch = settings.max_batch or GPU_MAX_BATCH
+        wait = GPU_BATCH_WAIT_MS if settings.batch_wait_ms is None else settings.batch_wait_ms
+        workers = settings.workers or (GPU_BATCH_WORKERS if batch > 1 else GPU_WORKERS)
+        return Plan("cuda", workers, 0, note, batch, wait if batch > 1 else 0.0)
     cores = available_cores()
     workers = settings.workers or max(1, cores // CPU_THREADS_PER_WORKER)
-    return Plan("cpu", workers, max(1, cores // workers), note)
+    batch = settings.max_batch or CPU_MAX_BATCH
+    wait = settings.batch_wait_ms or 0.0
+    return Plan("cpu", workers, max(1, cores // workers), note, batch, wait if batch > 1 else 0.0)
+
+
+def admission_bound(settings: ServerSettings, plan: Plan) -> int:
+    """Utterances admitted at once: as set, else 64, or two per batch slot (workers × max batch) if more."""
+    return settings.max_active_utterances or max(64, 2 * plan.workers * plan.max_batch)
 
 
 def engine_options(settings: ServerSettings, plan: Plan) -> EngineOptions:
@@ -77,18 +100,39 @@ def engine_options(settings: ServerSettings, plan: Plan) -> EngineOptions:
         device = "auto"  # ONNX Runtime may fall back to the CPU, which load_on_device notices; "cuda" would fail
     else:
         device = plan.device
-    return EngineOptions(device, settings.cudnn_conv_algo_search, plan.threads_per_worker, settings.engine_slowdown)
+    return EngineOptions(
+        device,
+        settings.cudnn_conv_algo_search,
+        plan.threads_per_worker,
+        settings.engine_slowdown,
+        max_batch=plan.max_batch,
+    )
 
 
 def load_on_device(settings: ServerSettings, directory: Path, manifest: Manifest) -> tuple[Engine, Plan]:
     """The engine on the device it really got, and the worker plan for that device."""
     plan = plan_for(settings, wanted_device(settings))
-    engine = Engine(directory, manifest, engine_options(settings, plan))
+    engine, plan = _batching_or_not(settings, directory, manifest, plan)
     if engine.device != plan.device:
         note = (
             "a GPU is present but ONNX Runtime could not use it (its CUDA 12 build needs an NVIDIA driver of "
             "525 or newer: on SageMaker, pin InferenceAmiVersion); running on the CPU"
         )
-        plan = plan_for(settings, "cpu", note)
+        engine, plan = _batching_or_not(settings, directory, manifest, plan_for(settings, "cpu", note))
+    return engine, plan
+
+
+def _batching_or_not(settings: ServerSettings, directory: Path, manifest: Manifest, plan: Plan) -> tuple[Engine, Plan]:
+    """The engine for ``plan``; when its graph cannot be made to speak a batch (an export this server does not
+    know), or a batch does not give each item what it gets alone, the engine that speaks one chunk per call."""
+    if plan.max_batch <= 1:
+        return Engine(directory, manifest, engine_options(settings, plan)), plan
+    try:
         engine = Engine(directory, manifest, engine_options(settings, plan))
+        engine.check_batch()
+    except (GraphEditError, BatchMismatch) as error:
+        single = replace(
+            plan, max_batch=1, batch_wait_ms=0.0, note=f"{plan.note}; " * bool(plan.note) + f"batching off: {error}"
+        )
+        return Engine(directory, manifest, engine_options(settings, single)), single
     return engine, plan

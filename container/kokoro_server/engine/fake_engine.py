@@ -10,6 +10,10 @@ same bytes, so a test can tell whose audio it got and whether any went missing o
 Timing is the test's to control, never the machine's: a call takes ``real_time_factor`` times its
 audio's length (0 by default: at once), and while ``gate`` is clear every call waits for it; both
 waits end at once when the call is interrupted.
+
+With ``max_batch`` above 1 it speaks batches as a device that batches does: one call for all its items,
+as long as its longest item takes, each item's audio what it gets alone; ``batches`` records each call's
+texts, so a test sees which chunks were spoken together.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import threading
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from kokoro_onnx.config import DEFAULT_VOCAB
@@ -30,6 +35,7 @@ from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces, written_words
 
 from .speech_engine import (
+    BatchCall,
     Interrupted,
     Interruption,
     NothingToSpeak,
@@ -37,7 +43,7 @@ from .speech_engine import (
     PrepareThenSpeak,
     RunsOn,
     Speech,
-    interruptible,
+    SpeechRequest,
 )
 
 VOICES = ("af_heart", "am_michael", "bf_emma", "bm_george")
@@ -64,14 +70,20 @@ def _letters_as_phonemes(words: tuple[TimedWord, ...]) -> list[TimedPhoneme]:
 
 
 class FakeEngine(PrepareThenSpeak):
-    def __init__(self, real_time_factor: float = 0.0, gate: threading.Event | None = None) -> None:
+    def __init__(self, real_time_factor: float = 0.0, gate: threading.Event | None = None, max_batch: int = 1) -> None:
         self.real_time_factor = real_time_factor
         self.gate = gate
         self.providers: tuple[str, ...] = ("FakeEngine",)
         self.interrupted_calls = 0
-        self.calls: list[str] = []  # the text of every call, in the order calls started
+        self.calls: list[str] = []  # the text of every chunk spoken, in the order their calls started
+        self.batches: list[list[str]] = []  # each call's chunks
+        self._max_batch = max_batch
         self._stopping = Interruption()
         self._lock = threading.Lock()
+
+    @property
+    def max_batch(self) -> int:
+        return self._max_batch
 
     @property
     def model_dir(self) -> Path | None:
@@ -111,22 +123,38 @@ class FakeEngine(PrepareThenSpeak):
         return PreparedChunk(text, voice, said, (), WordPlaces(tuple(written_words(text, reading)), 0, None))
 
     def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
-        blend = parse_voice(chunk.voice, VOICES)  # as the Kokoro engine, refuses a voice it has not
+        (spoken,) = self.speak_batch([SpeechRequest(chunk, speed, interruption)])
+        if isinstance(spoken, Interrupted):
+            raise spoken
+        return spoken
+
+    def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
+        blends = [parse_voice(request.chunk.voice, VOICES) for request in requests]  # refuses a voice it has not
         with self._lock:
-            self.calls.append(chunk.text)
-        seconds = SECONDS_PER_SAID_CHAR * len(chunk.said) / speed
-        try:
-            with interruptible(self._stopping, interruption) as call:
-                while self.gate is not None and not self.gate.wait(0.01):
-                    if call.stopped:
-                        break
-                deadline = time.perf_counter() + self.real_time_factor * seconds
-                while not call.stopped and (left := deadline - time.perf_counter()) > 0:
-                    time.sleep(min(left, 0.01))
-        except Interrupted:
+            self.calls.extend(request.chunk.text for request in requests)
+            self.batches.append([request.chunk.text for request in requests])
+        seconds = [SECONDS_PER_SAID_CHAR * len(request.chunk.said) / request.speed for request in requests]
+        with BatchCall(self._stopping, [request.interruption for request in requests]) as batch:
+            call = batch.call
+            while self.gate is not None and not self.gate.wait(0.01):
+                if call.stopped:
+                    break
+            deadline = time.perf_counter() + self.real_time_factor * max(seconds)
+            while not call.stopped and (left := deadline - time.perf_counter()) > 0:
+                time.sleep(min(left, 0.01))
+            results: list[Speech | Interrupted] = [
+                self._tone(request.chunk, length, blend)
+                if index in batch.live and not batch.items[index].stopped
+                else Interrupted("interrupted before or during the inference call")
+                for index, (request, length, blend) in enumerate(zip(requests, seconds, blends, strict=True))
+            ]
+        interrupted = sum(isinstance(result, Interrupted) for result in results)
+        if interrupted:
             with self._lock:
-                self.interrupted_calls += 1
-            raise
+                self.interrupted_calls += interrupted
+        return results
+
+    def _tone(self, chunk: PreparedChunk, seconds: float, blend: Any) -> Speech:
         samples = np.arange(round(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE
         audio = (
             0.3 * np.sin(2 * np.pi * tone_hz(chunk.said, blend.canonical if blend.is_blend else None) * samples)

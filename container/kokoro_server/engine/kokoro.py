@@ -65,6 +65,11 @@ from .voice_styles import STYLE_DIM, VoiceStyles
 
 __all__ = ["SAMPLE_RATE", "STYLE_DIM", "Engine", "EngineOptions"]
 DEFAULT_OPTIONS = EngineOptions()
+# What a batch must give each item, checked at start (``check_batch``): its durations exactly, and its audio
+# within this signal-to-noise ratio of what it gets alone (the float graph gives 60 dB and more, int8 the very
+# samples; a rewrite that does not fit the model gives a few dB).
+BATCH_CHECK_SNR_DB = 30.0
+BATCH_CHECK_TEXTS = ("Ready when you are.", "One moment, please: I am checking that for you now.")
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
@@ -94,6 +99,10 @@ def _fade(audio: np.ndarray) -> np.ndarray:
         audio[:n] *= ramp
         audio[-n:] *= ramp[::-1]
     return audio
+
+
+class BatchMismatch(RuntimeError):
+    """A batch did not give its items what they get alone: the graph's rewrite does not fit this model."""
 
 
 class Engine(PrepareThenSpeak):
@@ -256,6 +265,31 @@ class Engine(PrepareThenSpeak):
     def stop(self) -> int:
         """Stop every inference call in flight and refuse new ones; return how many were in flight."""
         return self._stopping.interrupt()
+
+    def check_batch(self) -> None:
+        """Speak two chunks of different lengths and speeds as one batch and each alone; raise ``BatchMismatch``
+        unless each item's durations are the same and its audio within ``BATCH_CHECK_SNR_DB``."""
+        if self.max_batch <= 1:
+            return
+        style = self.styles[self.default_voice]
+        inputs = []
+        for text, speed in zip(BATCH_CHECK_TEXTS, (1.0, 1.2), strict=True):
+            tokens = tuple(self._tokenizer.tokenize(self._tokenizer.phonemize(text, "en-us")))
+            inputs.append(ModelInput(tokens, style[len(tokens) - 1], speed))
+        self._model.slowed = False
+        try:
+            with BatchCall(self._stopping, [None]) as batch:
+                together = self._model.run(inputs, batch.call)
+                alone = [self._model.run([item], batch.call)[0] for item in inputs]
+        finally:
+            self._model.slowed = True
+        for (audio, durations), (single, single_durations) in zip(together, alone, strict=True):
+            if not np.array_equal(durations, single_durations) or len(audio) != len(single):
+                raise BatchMismatch("a batch changed an item's durations")
+            error = float(((audio - single) ** 2).sum())
+            snr = 10 * np.log10(float((single**2).sum()) / error) if error else float("inf")
+            if snr < BATCH_CHECK_SNR_DB:
+                raise BatchMismatch(f"a batch changed an item's audio ({snr:.1f} dB from what it is alone)")
 
     def _measure_frame(self) -> int:
         """Samples per duration frame, from one short inference; refuses a model whose durations do not

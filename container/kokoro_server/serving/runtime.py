@@ -14,6 +14,7 @@ from kokoro_core.options import SpeechOptions, check_text_length, default_option
 from kokoro_core.protocol import ProtocolError, Speak, SpeakRequest, SpeechOptionFields
 from kokoro_core.speakable import language_of
 from kokoro_core.ssml import is_ssml
+from kokoro_server.engine.device import Plan
 from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.settings import ServerSettings
 from kokoro_server.text.script import plain_script
@@ -41,11 +42,13 @@ class Runtime:
     settings: ServerSettings
     scheduler: Scheduler
     engine: SpeechEngine | None = None
+    plan: Plan | None = None  # where the engine runs and how its work is split, once loaded
     lexicon: Lexicon = field(default_factory=Lexicon)  # server-wide pronunciations (lexicon.py)
     state: State = "starting"
     sessions: set[OpenSession] = field(default_factory=set)
     requests: InFlight = field(default_factory=InFlight)  # handlers streaming one utterance each
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _reported: tuple[int, int] = (0, 0)  # model calls and the chunks they spoke, at the last load sample
 
     @property
     def ready(self) -> bool:
@@ -81,7 +84,7 @@ class Runtime:
             text = spoken_from_markdown(text)
             check_speakable(text, options.voice)
         try:
-            ticket = self.scheduler.admit()
+            ticket = self.scheduler.admit(session_id)
         except Busy as error:
             raise ProtocolError("busy", str(error)) from None
         asked = Request(utterance_id, session_id, options, context, stream_chars, first_chunk)
@@ -133,10 +136,14 @@ class Runtime:
 
     def report_load(self) -> None:
         stats = self.scheduler.stats()
+        calls, items = self.scheduler.calls, self.scheduler.items
+        last_calls, last_items = self._reported
+        self._reported = (calls, items)
         telemetry.load_sample(
             stats["queued_jobs"],
             stats["active_utterances"],
             len(self.sessions),
+            round((items - last_items) / (calls - last_calls), 2) if calls > last_calls else 0.0,
             self.settings.metrics_namespace,
             self.settings.endpoint_name,
         )

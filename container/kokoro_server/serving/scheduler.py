@@ -1,21 +1,30 @@
-"""Fair scheduling of model jobs over the engine workers, and the threads that do the text work around them.
+"""Fair scheduling of model jobs over the engine workers, in batches across sessions where the device gains
+from them, and the threads that do the text work around them.
 
-Every session (a WebSocket connection or one POST request) has a lane; a session waits for one chunk
-at a time, so a lane holds a job or two. Workers take lanes in turn, so a long text advances one chunk
-per round and never starves a short one. Admission control bounds the utterances in progress: past the
-bound, new work is refused at once (``Busy``) rather than queued into a latency nobody wants.
+Every session (a WebSocket connection or one POST request) has a lane; a session waits for one chunk at a
+time, so a lane holds a job or two. A free worker takes the ready jobs at the heads of up to ``max_batch``
+lanes and speaks them in one model call (``SpeechEngine.speak_batch``): first chunks first (their listeners
+are waiting), then each lane in its turn, so a long text advances one chunk per round and never starves a
+short one. A lane's chunks stay in order: only its first waiting job can be taken, and it submits the next
+once that one is spoken. A batch holds jobs of close lengths (``LENGTH_SPREAD``): padding a short item to a
+long one costs the long one's time. A batch that is not full waits for company for at most ``batch_wait``,
+counted from when its first job was queued, and only while another session has an utterance in progress: a
+lone session never waits. Canceling a job drops it from its batch (``speech_engine.BatchCall``).
 
-A model job is typed (``ModelJob``: what to speak, for which lane, whether it is its utterance's first), so
-the scheduler sees what the model will do. The text work around it (planning and preparing chunks, rendering
-spoken audio for the wire) runs on text threads (``text_threads``), as many as engine workers, so the
-model never waits for it; cutting text streams into sentences has a thread of its own.
+Admission control bounds the utterances in progress: past the bound, new work is refused at once
+(``Busy``) rather than queued into a latency nobody wants.
+
+A model job is typed (``ModelJob``), so the scheduler sees what the model will do. The text work around
+it (planning and preparing chunks, rendering spoken audio for the wire) runs on text threads
+(``text_threads``), as many as engine workers, so the model never waits for it; cutting text streams into
+sentences has a thread of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,6 +33,10 @@ from typing import Any
 from kokoro_server.engine.speech_engine import Interrupted, Speech, SpeechEngine, SpeechRequest
 
 from .text_threads import TextThreads
+
+# A batch's items are within this ratio of each other's length (in tokens), or this many tokens apart.
+LENGTH_SPREAD = 1.5
+LENGTH_SLACK = 16
 
 
 class Busy(RuntimeError):
@@ -38,6 +51,10 @@ class ModelJob:
     lane: str
     request: SpeechRequest
     first: bool = False
+
+    @property
+    def length(self) -> int:
+        return self.request.chunk.length
 
 
 @dataclass(frozen=True)
@@ -57,31 +74,47 @@ class _Queued:
 
 @dataclass
 class Ticket:
-    """One admitted utterance's slot; ``release`` frees it (an ``admission.Admission`` calls it once)."""
+    """One admitted utterance's slot, in its lane; ``release`` frees it (an ``admission.Admission`` calls it
+    once)."""
 
     scheduler: Scheduler
+    lane: str
 
     def release(self) -> None:
-        self.scheduler._active -= 1
+        self.scheduler._release(self.lane)
+
+
+def _fits(batch: list[_Queued], queued: _Queued) -> bool:
+    """Whether ``queued`` is close enough in length to ``batch`` that padding stays small."""
+    lengths = [item.job.length for item in batch] + [queued.job.length]
+    shortest, longest = min(lengths), max(lengths)
+    return longest <= max(LENGTH_SPREAD * shortest, shortest + LENGTH_SLACK)
 
 
 class Scheduler:
     def __init__(self, max_active: int) -> None:
         self.workers = 0  # set by start, once the engine's device (and so the worker count) is known
         self.max_active = max_active
+        self.max_batch = 1
+        self.batch_wait = 0.0  # seconds
         self._engine: SpeechEngine | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._text: TextThreads | None = None
         self._stream_executor: ThreadPoolExecutor | None = None
         self._lanes: OrderedDict[str, deque[_Queued]] = OrderedDict()
         self._wakeup = asyncio.Event()
+        self._forming = asyncio.Lock()  # one worker forms a batch at a time, so company joins one batch
         self._tasks: list[asyncio.Task[None]] = []
-        self._active = 0
+        self._active: Counter[str] = Counter()  # admitted utterances by lane
         self._running = 0
+        self.calls = 0  # model calls since start
+        self.items = 0  # jobs those calls spoke
 
-    def start(self, engine: SpeechEngine, workers: int) -> None:
+    def start(self, engine: SpeechEngine, workers: int, batch_wait_seconds: float = 0.0) -> None:
         self._engine = engine
         self.workers = workers
+        self.max_batch = engine.max_batch
+        self.batch_wait = batch_wait_seconds if self.max_batch > 1 else 0.0
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="engine")
         self._text = TextThreads(workers)
         # Cutting streamed text into sentences takes microseconds per delta: it never waits behind planning.
@@ -98,15 +131,21 @@ class Scheduler:
         if self._text is not None:
             self._text.shutdown()
 
-    def admit(self) -> Ticket:
-        if self._active >= self.max_active:
-            raise Busy(f"the server is at capacity ({self._active} utterances in progress); retry shortly")
-        self._active += 1
-        return Ticket(self)
+    def admit(self, lane: str) -> Ticket:
+        active = self._active.total()
+        if active >= self.max_active:
+            raise Busy(f"the server is at capacity ({active} utterances in progress); retry shortly")
+        self._active[lane] += 1
+        return Ticket(self, lane)
+
+    def _release(self, lane: str) -> None:
+        self._active[lane] -= 1
+        if self._active[lane] <= 0:
+            del self._active[lane]
 
     async def speak(self, job: ModelJob) -> Spoken:
-        """Run ``job`` on an engine worker when its lane's turn comes; cancelling withdraws it. Raises
-        ``Interrupted`` when its utterance was interrupted."""
+        """Speak ``job`` in a model call when its lane's turn comes; cancelling withdraws it (from its call,
+        if it is in one). Raises ``Interrupted`` when its utterance was interrupted."""
         queued = _Queued(job, asyncio.get_running_loop().create_future())
         self._lanes.setdefault(job.lane, deque()).append(queued)
         self._wakeup.set()
@@ -134,54 +173,88 @@ class Scheduler:
             if not jobs:
                 del self._lanes[queued.job.lane]
 
-    def _next_job(self) -> _Queued | None:
-        while self._lanes:
-            lane, jobs = next(iter(self._lanes.items()))
-            queued = jobs.popleft()
+    def _select(self, chosen: list[_Queued]) -> list[_Queued]:
+        """``chosen`` (those still waiting) and the lanes' first jobs that join it: first chunks first, then each
+        lane in its turn; one job a lane; close in length; up to ``max_batch``."""
+        batch = [queued for queued in chosen if queued in self._lanes.get(queued.job.lane, ())]
+        lanes = {queued.job.lane for queued in batch}
+        heads = [jobs[0] for lane, jobs in self._lanes.items() if lane not in lanes]
+        for queued in sorted(heads, key=lambda queued: not queued.job.first):  # stable: lane order within each
+            if len(batch) >= self.max_batch:
+                break
+            if not batch or _fits(batch, queued):
+                batch.append(queued)
+        return batch
+
+    def _take(self, batch: list[_Queued]) -> None:
+        """Take ``batch`` out of its lanes; a lane with more jobs waits for the others' turn."""
+        for queued in batch:
+            jobs = self._lanes[queued.job.lane]
+            jobs.remove(queued)
             if jobs:
-                self._lanes.move_to_end(lane)  # round robin: this lane's next job waits for the others
+                self._lanes.move_to_end(queued.job.lane)
             else:
-                del self._lanes[lane]
-            if not queued.future.done():
-                return queued
-        self._wakeup.clear()
-        return None
+                del self._lanes[queued.job.lane]
+
+    def _company_possible(self, batch: list[_Queued]) -> bool:
+        """Whether a lane outside ``batch`` has an utterance in progress that may bring a job."""
+        lanes = {queued.job.lane for queued in batch}
+        return any(lane not in lanes for lane in self._active)
+
+    async def _gather(self) -> list[_Queued]:
+        """The next batch, waiting for jobs when there are none and, within ``batch_wait``, for company."""
+        batch: list[_Queued] = []
+        while True:
+            batch = self._select(batch)
+            if not batch:
+                self._wakeup.clear()
+                await self._wakeup.wait()
+                continue
+            left = batch[0].since + self.batch_wait - time.perf_counter()
+            if len(batch) >= self.max_batch or left <= 0 or not self._company_possible(batch):
+                self._take(batch)
+                return batch
+            self._wakeup.clear()
+            try:
+                async with asyncio.timeout(left):
+                    await self._wakeup.wait()
+            except TimeoutError:
+                pass
 
     async def _worker(self) -> None:
         loop = asyncio.get_running_loop()
         assert self._engine is not None
         engine = self._engine
         while True:
-            queued = self._next_job()
-            if queued is None:
-                await self._wakeup.wait()
-                continue
-            batch = [queued]
+            async with self._forming:
+                batch = await self._gather()
             self._running += len(batch)
+            self.calls += 1
+            self.items += len(batch)
             started = time.perf_counter()
             try:
                 results = await loop.run_in_executor(
-                    self._executor, engine.speak_batch, [item.job.request for item in batch]
+                    self._executor, engine.speak_batch, [queued.job.request for queued in batch]
                 )
             except Exception as error:  # the whole call failed: each job's owner decides what it means
-                for item in batch:
-                    if not item.future.done():
-                        item.future.set_exception(error)
+                for queued in batch:
+                    if not queued.future.done():
+                        queued.future.set_exception(error)
             else:
                 share = (time.perf_counter() - started) / len(batch)
-                for item, result in zip(batch, results, strict=True):
-                    if item.future.done():
-                        continue
+                for queued, result in zip(batch, results, strict=True):
+                    if queued.future.done():
+                        continue  # withdrawn while it was spoken
                     if isinstance(result, Interrupted):
-                        item.future.set_exception(result)
+                        queued.future.set_exception(result)
                     else:
-                        item.future.set_result(Spoken(result, share))
+                        queued.future.set_result(Spoken(result, share))
             finally:
                 self._running -= len(batch)
 
     def stats(self) -> dict[str, int]:
         return {
-            "active_utterances": self._active,
+            "active_utterances": self._active.total(),
             "queued_jobs": sum(len(jobs) for jobs in self._lanes.values()),
             "running_jobs": self._running,
             "lanes": len(self._lanes),

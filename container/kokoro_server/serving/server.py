@@ -20,7 +20,7 @@ from aiohttp import web
 from kokoro_core.lexicon import FILE_NAME as LEXICON_FILE
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, load_lexicon
 from kokoro_core.model_cache import Manifest, verify_directory
-from kokoro_server.engine.device import Plan, load_on_device
+from kokoro_server.engine.device import Plan, admission_bound, load_on_device
 from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.openai_api.routes import add_openai_routes
 from kokoro_server.settings import ServerSettings, SettingsError, settings_from_env
@@ -67,6 +67,7 @@ def load_engine(settings: ServerSettings) -> tuple[SpeechEngine, Plan]:
         device=plan.device,
         workers=plan.workers,
         threads_per_worker=plan.threads_per_worker or "auto",
+        max_batch=plan.max_batch,
         **({"note": plan.note} if plan.note else {}),
     )
     return engine, plan
@@ -96,7 +97,7 @@ class Server:
 
             engine = FakeEngine()
         self._given_engine = engine
-        self.runtime = Runtime(settings, Scheduler(settings.max_active_utterances))
+        self.runtime = Runtime(settings, Scheduler(settings.max_active_utterances))  # the bound is set at start
         self.ready = asyncio.Event()
         self.failed: BaseException | None = None
         self._runner: web.AppRunner | None = None
@@ -116,7 +117,15 @@ class Server:
         try:
             if self._given_engine is not None:
                 engine = self._given_engine
-                plan = Plan(engine.device, self.settings.workers or 1, 1, "an engine without a model to load")
+                wait = (self.settings.batch_wait_ms or 0.0) if engine.max_batch > 1 else 0.0
+                plan = Plan(
+                    engine.device,
+                    self.settings.workers or 1,
+                    1,
+                    "an engine without a model to load",
+                    engine.max_batch,
+                    wait,
+                )
             else:
                 engine, plan = await asyncio.to_thread(load_engine, self.settings)
             self.runtime.lexicon = server_lexicon(self.settings, engine)
@@ -126,14 +135,20 @@ class Server:
             self.ready.set()
             raise
         self.runtime.engine = engine
-        self.runtime.scheduler.start(engine, plan.workers)
+        self.runtime.plan = plan
+        scheduler = self.runtime.scheduler
+        scheduler.max_active = admission_bound(self.settings, plan)
+        scheduler.start(engine, plan.workers, plan.batch_wait_ms / 1000)
         self.runtime.state = "ready"
         telemetry.event(
             "ready",
             seconds=round(time.perf_counter() - started, 2),
             warm_up_seconds=round(warm_seconds, 2),
             device=engine.device,
-            workers=self.runtime.scheduler.workers,
+            workers=scheduler.workers,
+            max_batch=scheduler.max_batch,
+            batch_wait_ms=plan.batch_wait_ms,
+            max_active_utterances=scheduler.max_active,
             voices=len(engine.voices),
         )
         self._load_reporter = asyncio.create_task(self._report_load())

@@ -101,6 +101,9 @@ class Session:
             max_session_utterances=self._runtime.settings.max_session_utterances,
             max_session_contexts=self._runtime.settings.max_session_contexts,
             context_idle_seconds=self._runtime.settings.context_idle_seconds,
+            device=engine.device,
+            max_batch=self._runtime.scheduler.max_batch,
+            batch_wait_ms=self._runtime.plan.batch_wait_ms if self._runtime.plan else 0.0,
         )
         await self._ws.send_json(ready.wire())
         tasks = [asyncio.create_task(self._produce()), asyncio.create_task(self._send())]

@@ -62,12 +62,15 @@ def utterance_done(utterance: Utterance, outcome: str, namespace: str, endpoint:
         log.info(json.dumps(emf(namespace, {metrics.DIMENSION: endpoint}, values)))
 
 
-def load_sample(queued_jobs: int, active_utterances: int, sessions: int, namespace: str, endpoint: str) -> None:
+def load_sample(
+    queued_jobs: int, active_utterances: int, sessions: int, batch_size: float, namespace: str, endpoint: str
+) -> None:
     """The gauge every ready server reports each LOAD_SAMPLE_SECONDS, busy or idle."""
     values = {
         metrics.QUEUE_DEPTH: (queued_jobs, "Count"),
         metrics.ACTIVE_UTTERANCES: (active_utterances, "Count"),
         metrics.SESSIONS: (sessions, "Count"),
+        metrics.BATCH_SIZE: (batch_size, "Count"),
     }
     log.info(json.dumps(emf(namespace, {metrics.DIMENSION: endpoint}, values)))
 

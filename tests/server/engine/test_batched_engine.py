@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import aiohttp
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -148,3 +149,42 @@ def test_a_graph_it_does_not_know_is_refused_by_name() -> None:
     )
     with pytest.raises(GraphEditError, match="predictor/text_encoder/Expand"):
         batch_capable(helper.make_model(graph), np.zeros((510, 256), np.float32))
+
+
+def test_a_server_batches_two_sessions_on_the_real_model_and_each_hears_what_it_hears_alone(
+    int8_engine: Engine,
+) -> None:
+    """Through the whole server: a first caller's chunk keeps the worker busy while two more callers' first
+    chunks queue; they are spoken in one call, and each hears the very bytes it hears alone."""
+    from kokoro_server.settings import ServerSettings
+    from tests.local_server import RunningServer, wait_until_idle
+    from tests.speech import audio_of, connect, run, until
+    from tests.waiting import await_until
+
+    texts = ["Code 4 7 1.", "Call 2 8."]
+
+    async def scenario(server: RunningServer) -> tuple[list[bytes], list[bytes]]:
+        async with aiohttp.ClientSession() as http:
+            busy, *callers = [await connect(http, server.ws_url) for _ in range(3)]
+            await busy.send_json({"type": "speak", "id": "busy", "text": "One moment while I look that up for you."})
+            await await_until(lambda: server.stats()["running_jobs"], "the first caller's chunk to be spoken")
+            for ws, text in zip(callers, texts, strict=True):
+                await ws.send_json({"type": "speak", "id": "u", "text": text})
+            await await_until(lambda: server.stats()["queued_jobs"] >= 2, "both callers' chunks to queue")
+            together = [audio_of(await until(ws, "done", "u")) for ws in callers]
+            await until(busy, "done", "busy")
+            alone = []
+            for text in texts:  # one at a time now: each alone in its call
+                await callers[0].send_json({"type": "speak", "id": text, "text": text})
+                alone.append(audio_of(await until(callers[0], "done", text)))
+            for ws in (busy, *callers):
+                await ws.close()
+            return together, alone
+
+    settings = ServerSettings(host="127.0.0.1", port=0, workers=1, batch_wait_ms=20)
+    with RunningServer(settings, engine=int8_engine) as server:
+        together, alone = run(scenario(server))
+        scheduler = server.server.runtime.scheduler
+        assert scheduler.items > scheduler.calls  # some call spoke more than one chunk
+        assert wait_until_idle(server)["active_utterances"] == 0
+    assert together == alone and all(together)

@@ -6,7 +6,15 @@ import pytest
 
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine import device
-from kokoro_server.engine.device import GPU_WORKERS, load_on_device, plan_for
+from kokoro_server.engine.device import (
+    GPU_BATCH_WAIT_MS,
+    GPU_BATCH_WORKERS,
+    GPU_MAX_BATCH,
+    GPU_WORKERS,
+    admission_bound,
+    load_on_device,
+    plan_for,
+)
 from kokoro_server.settings import ServerSettings
 
 
@@ -18,8 +26,23 @@ def test_a_cpu_gets_workers_of_two_threads(monkeypatch, cores, workers, threads)
 
 def test_a_gpu_gets_several_workers_and_an_explicit_count_wins(monkeypatch) -> None:
     monkeypatch.setattr(device, "available_cores", lambda: 8)
-    assert plan_for(ServerSettings(), "cuda") == device.Plan("cuda", GPU_WORKERS, 0)
+    batched = device.Plan("cuda", GPU_BATCH_WORKERS, 0, "", GPU_MAX_BATCH, GPU_BATCH_WAIT_MS)
+    assert plan_for(ServerSettings(), "cuda") == batched
+    assert plan_for(ServerSettings(max_batch=1), "cuda") == device.Plan("cuda", GPU_WORKERS, 0)
     assert plan_for(ServerSettings(workers=8), "cpu") == device.Plan("cpu", 8, 1)
+
+
+def test_a_cpu_speaks_one_chunk_per_call_unless_told_and_admission_counts_batch_slots(monkeypatch) -> None:
+    monkeypatch.setattr(device, "available_cores", lambda: 8)
+    assert plan_for(ServerSettings(), "cpu").max_batch == 1
+    told = plan_for(ServerSettings(max_batch=4, batch_wait_ms=2), "cpu")
+    assert (told.max_batch, told.batch_wait_ms) == (4, 2.0)
+    assert plan_for(ServerSettings(batch_wait_ms=2), "cpu").batch_wait_ms == 0.0  # nothing to wait for at 1
+    assert admission_bound(ServerSettings(), plan_for(ServerSettings(), "cpu")) == 64
+    assert (
+        admission_bound(ServerSettings(), plan_for(ServerSettings(max_batch=32), "cuda")) == 2 * GPU_BATCH_WORKERS * 32
+    )
+    assert admission_bound(ServerSettings(max_active_utterances=5), told) == 5
 
 
 def test_no_nvidia_driver_means_the_cpu_without_trying_cuda(monkeypatch) -> None:

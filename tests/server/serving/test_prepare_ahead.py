@@ -16,7 +16,7 @@ import aiohttp
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_server.engine.fake_engine import FakeEngine
-from kokoro_server.engine.speech_engine import Interruption, PreparedChunk, Speech
+from kokoro_server.engine.speech_engine import Interrupted, PreparedChunk, Speech, SpeechRequest
 from kokoro_server.settings import ServerSettings
 from tests.local_server import RunningServer, wait_until_idle
 from tests.speech import connect, run, until
@@ -41,10 +41,10 @@ class RecordingEngine(FakeEngine):
         self.prepared.append((text, self.spoken))
         return super().prepare(text, voice, normalized, lexicon)
 
-    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
-        speech = super().speak(chunk, speed, interruption)
-        self.spoken += 1
-        return speech
+    def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
+        spoken = super().speak_batch(requests)
+        self.spoken += len(spoken)
+        return spoken
 
 
 @contextmanager

@@ -70,7 +70,8 @@ def test_ready_server_reports_its_load_as_a_gauge_until_it_drains(embedded_model
     load = [r for r in records[:stopping] if metrics.QUEUE_DEPTH in r]
     utterances = [r for r in records if metrics.TIME_TO_FIRST_AUDIO in r]
     assert len(load) >= 3
-    assert all(declared(r) == {metrics.QUEUE_DEPTH, metrics.ACTIVE_UTTERANCES, metrics.SESSIONS} for r in load)
+    gauges = {metrics.QUEUE_DEPTH, metrics.ACTIVE_UTTERANCES, metrics.SESSIONS, metrics.BATCH_SIZE}
+    assert all(declared(r) == gauges for r in load)
     assert all(
         r[metrics.DIMENSION] == "tts-prod" and r["_aws"]["CloudWatchMetrics"][0]["Namespace"] == metrics.NAMESPACE
         for r in load
@@ -78,6 +79,8 @@ def test_ready_server_reports_its_load_as_a_gauge_until_it_drains(embedded_model
     # The gauge saw the session open and speaking, and saw it go again.
     assert max(r[metrics.SESSIONS] for r in load) == 1 and max(r[metrics.ACTIVE_UTTERANCES] for r in load) == 1
     assert load[-1][metrics.SESSIONS] == 0 and load[-1][metrics.ACTIVE_UTTERANCES] == 0
+    # One session's chunks went one per model call; an idle sample counts none.
+    assert max(r[metrics.BATCH_SIZE] for r in load) == 1 and load[-1][metrics.BATCH_SIZE] == 0
     # A draining server stops reporting, so it no longer counts as a ready instance.
     assert not any(metrics.QUEUE_DEPTH in r for r in records[stopping:])
     # The utterance's own record carries its latency, not the gauge.

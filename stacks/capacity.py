@@ -23,8 +23,11 @@ from kokoro_core.capacity_profile import (
 from .image_context import REPO_ROOT
 from .instance_types import image_flavor
 
-# The server setting the profile's admission limit becomes (container/kokoro_server/settings.py).
+# The server settings the profile decides (container/kokoro_server/settings.py): its admission limit, and
+# its batching when it has one, so the endpoint shares its model as the measured instance did.
 ADMISSION_ENV = "KOKORO_MAX_ACTIVE_UTTERANCES"
+MAX_BATCH_ENV = "KOKORO_MAX_BATCH"
+BATCH_WAIT_ENV = "KOKORO_BATCH_WAIT_MS"
 
 
 @dataclass(frozen=True)
@@ -42,16 +45,31 @@ class DeployedProfile:
             f"{policy.min_instances}-{policy.max_instances} instances, target tracking on {policy.metric} "
             f"{policy.statistic} at {policy.target_value:g} per instance (scale-in off), step scale-in -1 below "
             f"{policy.scale_in_threshold:g} for {policy.scale_in_evaluation_minutes} min, admission limit "
-            f"{policy.admission_limit}"
+            f"{policy.admission_limit}, {self._batching()}"
         ]
         if self.overrides:
             lines.append("the profile replaces these hand-set values: " + "; ".join(self.overrides))
         return "\n".join(lines)
 
+    def _batching(self) -> str:
+        batching = self.profile.batching
+        if batching is None:
+            return "batching not pinned (the container's settings apply)"
+        return f"batching {batching.max_batch} chunks per model call with a {batching.batch_wait_ms:g} ms wait"
+
 
 def read(path: str, root: Path = REPO_ROOT) -> CapacityProfile:
     """The profile at ``path`` (relative to the repository root); CapacityProfileError names file and field."""
     return load_profile(root / path)
+
+
+def profile_env(profile: CapacityProfile) -> dict[str, str]:
+    """The container variables the profile decides; without a batching part, batching is not among them."""
+    env = {ADMISSION_ENV: str(profile.policy.admission_limit)}
+    if profile.batching is not None:
+        env[MAX_BATCH_ENV] = str(profile.batching.max_batch)
+        env[BATCH_WAIT_ENV] = f"{profile.batching.batch_wait_ms:g}"
+    return env
 
 
 def profile_context(profile: CapacityProfile, container_env: dict[str, str]) -> dict[str, Any]:
@@ -63,20 +81,22 @@ def profile_context(profile: CapacityProfile, container_env: dict[str, str]) -> 
         "scaling_target_concurrency": policy.target_value,
         "scale_out_cooldown_seconds": policy.scale_out_cooldown_seconds,
         "scale_in_cooldown_seconds": policy.scale_in_cooldown_seconds,
-        "container_env": {**container_env, ADMISSION_ENV: str(policy.admission_limit)},
+        "container_env": {**container_env, **profile_env(profile)},
     }
 
 
 def apply(profile: CapacityProfile, values: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
     """``values`` with the profile's keys laid over them, and a line for each hand-set value replaced."""
     env = values.get("container_env") or {}
-    decided = profile_context(profile, env if isinstance(env, dict) else {})
+    hand_set_env = env if isinstance(env, dict) else {}
+    decided = profile_context(profile, hand_set_env)
     overrides = []
     for key, value in decided.items():
         if key == "container_env":
-            before, after = env.get(ADMISSION_ENV) if isinstance(env, dict) else None, value[ADMISSION_ENV]
-            if before is not None and before != after:
-                overrides.append(f"container_env.{ADMISSION_ENV}: {before} → {after}")
+            for name, after in profile_env(profile).items():
+                before = hand_set_env.get(name)
+                if before is not None and _differs(before, after):
+                    overrides.append(f"container_env.{name}: {before} → {after}")
         elif key in values and _differs(values[key], value):
             overrides.append(f"{key}: {values[key]} → {value}")
     return {**values, **decided}, tuple(overrides)

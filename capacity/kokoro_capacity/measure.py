@@ -1,5 +1,6 @@
 """``capacity measure`` as a function: the ladder on every route asked for, on a pinned instance when the
-target is a live endpoint, with the server's view of each window and the traffic's speech duty."""
+target is a live endpoint, with the server's view of each window, the traffic's speech duty, and how the
+server shares its model between sessions (its batching, which Q_max holds for)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Any
 
+from .batching import read_server
 from .ladder import LadderPlan, Slo, attach_metric, plan_dict, run_ladder, summarize
 from .local import Opened
 from .traffic import Route, TrafficModel
@@ -35,6 +37,7 @@ def measure(
         "routes": {},
     }
     with pin() if pin is not None else nullcontext():
+        results["server"] = read_server(opened.target)  # the instance measured, once pinned
         for route in routes:
             routed = replace(traffic, route=route)
             runs = run_ladder(opened.target, routed, plan, slo)

@@ -9,6 +9,7 @@ with the figures that went into it (``Derivation.explained``).
   t = q − G / N sessions, on the metric t × ratio.
 - Scale-in: one instance off when the metric is under 0.4 × target for 15 minutes, so that of two
   instances the one left carries at most 0.8 × target (no scale-out right after a scale-in).
+- Batching: as measured, since Q_max holds for it; not pinned where the measurement does not know it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from kokoro_core.capacity_profile import CapacityProfile, PolicyMetric
+from kokoro_core.capacity_profile import Batching, CapacityProfile, PolicyMetric
 
 from .prices import PriceTable
 
@@ -38,6 +39,7 @@ class Measured:
     scale_out_seconds: float
     chars_per_audio_second: float
     active_utterances_at_q_max: int | None
+    batching: Batching | None = None  # how the measured server batched; None: not known
 
 
 @dataclass
@@ -138,6 +140,7 @@ def derive(
         admission = max(measured.q_max.values())
         how = f"no server gauge read: the highest Q_max, one utterance a session at most: {admission}"
     out.put("admission_limit", admission, how)
+    _batching(out, measured.batching)
     audio_hours = sessions * measured.traffic_duty
     per_audio_hour = price_per_hour / audio_hours
     out.put(
@@ -155,6 +158,31 @@ def derive(
         f"= {per_million:.3f} USD",
     )
     return out
+
+
+def _batching(out: Derivation, batching: Batching | None) -> None:
+    if batching is None:
+        out.put(
+            "batching",
+            "not pinned",
+            "the measurement does not know how the server batched (the server batching input says why): the "
+            "profile leaves KOKORO_MAX_BATCH and KOKORO_BATCH_WAIT_MS to the container's settings, so deploy the "
+            "batching this was measured with",
+        )
+        return
+    chunks = "one chunk" if batching.max_batch == 1 else f"up to {batching.max_batch} chunks"
+    out.put(
+        "max_batch",
+        batching.max_batch,
+        f"as measured: the server spoke {chunks} per model call; Q_max holds for this batching, so the endpoint "
+        "is deployed with it (KOKORO_MAX_BATCH)",
+    )
+    out.put(
+        "batch_wait_ms",
+        batching.batch_wait_ms,
+        f"as measured: a batch that was not full waited up to {batching.batch_wait_ms:g} ms for another "
+        "session's chunk (KOKORO_BATCH_WAIT_MS)",
+    )
 
 
 def profile_document(
@@ -179,6 +207,7 @@ def profile_document(
             "instance_type": instance_type,
             "measured_on": measured_on,
             "image": image,
+            "batching": measured.batching.model_dump() if measured.batching is not None else None,
             "slo": slo,
             "q_max": measured.q_max,
             "route": measured.route,

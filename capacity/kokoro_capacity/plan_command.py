@@ -96,15 +96,22 @@ def plan(
     sources["price"] = f"{prices.hourly(instance_type):g} USD per hour for {instance_type}, table of {prices.date}"
     text = explanation(derivation, sources) + f"\nCommand: `{command_line()}`\n"
     write_text(out, "plan.md", text)
+    batching = document.batching
+    pins = (
+        f"batching {batching.max_batch} per call with a {batching.batch_wait_ms:g} ms wait, as measured"
+        if batching is not None
+        else "batching not pinned (the measurement does not know it)"
+    )
     typer.echo(
         f"wrote {profile} and {out / 'plan.md'}: target {document.policy.target_value:g}, "
-        f"instances {document.policy.min_instances}-{document.policy.max_instances}"
+        f"instances {document.policy.min_instances}-{document.policy.max_instances}, {pins}"
     )
 
 
 def _measured(
     results: dict[str, Any], route: str, duty: Path | None, scale_out: Path | None, scale_out_seconds: float | None
 ) -> tuple[Any, dict[str, str], bool]:
+    from .batching import described, pinned
     from .plan import Measured
     from .report import read_json
 
@@ -113,6 +120,7 @@ def _measured(
     summary = results["routes"][route]["summary"]
     bidi_duty = results["routes"].get("bidi", {}).get("summary", {}).get("speech_duty")
     sources = {"measurement": f"{results.get('command', '?')} ({results['machine']['target']})"}
+    sources["server batching"] = described(results.get("server"))
     traffic_duty = bidi_duty
     if duty is not None:
         traffic_duty = float(read_json(duty, "duty")["speech_duty"])
@@ -147,5 +155,6 @@ def _measured(
         scale_out_seconds=seconds,
         chars_per_audio_second=float(results["chars_per_audio_second"]),
         active_utterances_at_q_max=int(at_q_max) if at_q_max else None,
+        batching=pinned(results.get("server")),
     )
     return facts, sources, results.get("kind") != "endpoint"

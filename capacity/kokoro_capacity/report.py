@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .batching import described
+
 
 def command_line() -> str:
     """The command as typed, for the reports."""
@@ -67,6 +69,8 @@ def measure_markdown(results: dict[str, Any]) -> str:
         f"{ladder['repeats']} repeat(s). SLO: TTFA p95 ≤ {slo['ttfa_p95_ms']:g} ms (from the first sentence "
         f"complete to its first audio), at most {slo['max_stalls']} stalls, no errors.",
         f"Server-side concurrency: {results['metric_source']}.",
+        f"Batching: {described(results.get('server'))}. Q_max holds for this batching: deploy the same "
+        "(`plan` pins it in the profile when it is known).",
         "",
     ]
     for route, measured in results["routes"].items():

@@ -1,7 +1,9 @@
 """The capacity profile: what one instance was measured to carry and the scaling policy derived from it.
 
 Written by ``kokoro-stream capacity plan`` and read by the stacks (cdk.json ``capacity_profile``), so both
-sides validate the same JSON with this one model. Schema version 1.
+sides validate the same JSON with this one model. Schema version 1. Its ``batching`` part is optional: a
+profile without it (one planned from a measurement that did not know the server's batching, or written
+before profiles had the part) leaves batching to the container's own settings.
 """
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ class _Part(BaseModel):
 class Image(_Part):
     flavor: Flavor
     requirements_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="of container/requirements-<flavor>.txt")
+
+
+class Batching(_Part):
+    """How the measured server shared its model between sessions: the endpoint is deployed to do the same,
+    since what one instance carries depends on it. Bounds as the server's KOKORO_MAX_BATCH and
+    KOKORO_BATCH_WAIT_MS take them."""
+
+    max_batch: int = Field(ge=1, le=64, description="chunks one model call spoke, across sessions (1: no batching)")
+    batch_wait_ms: float = Field(ge=0, le=50, description="how long a batch that was not full waited for company")
 
 
 class Slo(_Part):
@@ -84,6 +95,9 @@ class CapacityProfile(_Part):
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9]+\.[a-z0-9]+$", description="like ml.g5.xlarge")
     measured_on: str = Field(min_length=1, description="the endpoint and instances, or 'local ...' for a rehearsal")
     image: Image
+    batching: Batching | None = Field(
+        default=None, description="the measured server's batching; absent: not pinned, the container's settings apply"
+    )
     slo: Slo
     q_max: dict[Route, int] = Field(min_length=1, description="highest level meeting the SLO, per route measured")
     route: Route = Field(description="the route the policy is sized for")
@@ -109,7 +123,9 @@ class CapacityProfile(_Part):
         return self.measured_on.startswith(LOCAL_PREFIX)
 
     def to_json(self) -> str:
-        return self.model_dump_json(by_alias=True, indent=2) + "\n"
+        # A profile that does not pin batching leaves the part out, as profiles written before it existed do.
+        unpinned = {"batching"} if self.batching is None else None
+        return self.model_dump_json(by_alias=True, indent=2, exclude=unpinned) + "\n"
 
 
 def load_profile(path: Path) -> CapacityProfile:

@@ -142,13 +142,20 @@ def test_measure_end_to_end_against_a_fake_engine_server_here(tmp_path: Path, co
     assert result.exit_code == 0, result.output
     results = measured(out)
     assert results["q_max"] == {"bidi": 2, "post": 2}
+    # how the server shared its model, from its ready message: the fake engine speaks one chunk per call
+    assert (results["server"]["device"], results["server"]["max_batch"], results["server"]["batch_wait_ms"]) == (
+        "cpu",
+        1,
+        0.0,
+    )
     bidi = results["routes"]["bidi"]["runs"]
     assert [run["level"] for run in bidi] == [1, 2]
     assert all(run["turns"] >= 1 and run["errors"] == 0 for run in bidi)
     # the server's own gauge counted the sessions the client held open
     assert "load gauge" in bidi[0]["metric_source"] and bidi[1]["metric"] > 0
     assert bidi[1]["duty"]["source"] == "server telemetry" and bidi[1]["duty"]["speech_duty"] > 0
-    assert "Q_max = **2**" in (out / "measure.md").read_text()
+    report = (out / "measure.md").read_text()
+    assert "Q_max = **2**" in report and "Batching: on cpu, one chunk per model call (no batching)" in report
     assert (out / "ladder.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -161,6 +168,7 @@ def test_measure_end_to_end_through_the_emulator(tmp_path: Path, corpus: Path, m
     results = measured(out)
     assert results["kind"] == "emulator" and results["machine"]["target"].startswith("emulator at https://127.0.0.1")
     assert results["routes"]["bidi"]["runs"][0]["turns"] >= 1 and results["q_max"] == {"bidi": 1}
+    assert results["server"]["max_batch"] == 1  # the ready message reaches through SageMaker's bidirectional stream
 
 
 def test_a_target_that_refuses_every_session_meets_no_slo(tmp_path: Path, corpus: Path) -> None:

@@ -43,6 +43,34 @@ def test_the_profile_decides_instances_target_cooldowns_and_admission(tmp_path: 
     )
 
 
+def test_a_profile_without_batching_leaves_it_to_the_container(tmp_path: Path) -> None:
+    """A profile from a measurement that did not know the server's batching (the fixture has no batching
+    part, as profiles written before it): batching stays as container_env sets it, or the server's default."""
+    assert "batching" not in json.loads(FIXTURE.read_text())
+    value = settings(capacity_profile=profile_file(tmp_path))
+    assert not {"KOKORO_MAX_BATCH", "KOKORO_BATCH_WAIT_MS"} & set(value.container_env)
+    assert (
+        value.profile is not None and "batching not pinned (the container's settings apply)" in value.profile.summary()
+    )
+    hand_set = settings(capacity_profile=profile_file(tmp_path), container_env='{"KOKORO_MAX_BATCH": "8"}')
+    assert hand_set.container_env["KOKORO_MAX_BATCH"] == "8"
+    assert hand_set.profile is not None and not any("KOKORO_MAX_BATCH" in line for line in hand_set.profile.overrides)
+
+
+def test_the_profile_pins_the_batching_it_was_measured_with(tmp_path: Path) -> None:
+    path = profile_file(tmp_path, batching={"max_batch": 16, "batch_wait_ms": 4.0})
+    value = settings(capacity_profile=path, container_env='{"KOKORO_MAX_BATCH": "1", "KOKORO_BATCH_WAIT_MS": "4"}')
+    assert value.container_env == {
+        "KOKORO_MAX_BATCH": "16",
+        "KOKORO_BATCH_WAIT_MS": "4",
+        "KOKORO_MAX_ACTIVE_UTTERANCES": "14",
+    }
+    assert value.profile is not None
+    # 4 and 4.0 are the same wait: only the batch size is a replaced value
+    assert value.profile.overrides[-1] == "container_env.KOKORO_MAX_BATCH: 1 → 16"
+    assert "admission limit 14, batching 16 chunks per model call with a 4 ms wait" in value.profile.summary()
+
+
 def test_the_committed_fixture_deploys_from_this_checkout() -> None:
     """The fixture itself, named relative to the repository root as cdk.json names a profile."""
     stored = json.loads(FIXTURE.read_text())["image"]["requirements_sha256"]
@@ -129,6 +157,8 @@ def test_a_profile_that_is_not_json_names_the_file_and_where(tmp_path: Path) -> 
         ({"policy": {"scale_in_threshold": 9}}, "scale_in_threshold 9.0 must be below target_value 7.5"),
         ({"schema": 2}, "schema 2 is not supported"),
         ({"instance_type": "g5.xlarge"}, "instance_type: String should match pattern"),
+        ({"batching": {"max_batch": 0, "batch_wait_ms": 4}}, "batching.max_batch: Input should be greater than"),
+        ({"batching": {"max_batch": 16, "batch_wait_ms": 80}}, "batching.batch_wait_ms: Input should be less than"),
     ],
 )
 def test_a_schema_error_names_the_file_and_the_field(tmp_path: Path, changes, expected) -> None:

@@ -1,5 +1,5 @@
 """The endpoint template built from a capacity profile: the measured policy, the separate scale-in, the
-admission limit, and the alarms on scaling."""
+admission limit and batching, and the alarms on scaling."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from .test_templates import masked
 
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory: pytest.TempPathFactory) -> Assembly:
-    """`cdk synth -c capacity_profile=<the fixture>` (ml.g5.xlarge, cdk.json's other defaults)."""
-    path = profile_file(tmp_path_factory.mktemp("profile"))
+    """`cdk synth -c capacity_profile=<the fixture, measured batching 16>` (ml.g5.xlarge, cdk.json's other
+    defaults)."""
+    path = profile_file(tmp_path_factory.mktemp("profile"), batching={"max_batch": 16, "batch_wait_ms": 4.0})
     return synthesize(tmp_path_factory.mktemp("measured"), capacity_profile=path)
 
 
@@ -86,10 +87,11 @@ def test_a_separate_step_policy_removes_one_instance_below_the_threshold(measure
     assert dimensions(stat["Metric"]) == {"EndpointName": endpoint_ref(measured), "VariantName": "AllTraffic"}
 
 
-def test_the_container_admits_the_profile_limit(measured: Assembly) -> None:
+def test_the_container_admits_the_profile_limit_and_batches_as_measured(measured: Assembly) -> None:
     _, model = measured.one(STACK, "AWS::SageMaker::Model")
     environment = model["Properties"]["PrimaryContainer"]["Environment"]
     assert environment["KOKORO_MAX_ACTIVE_UTTERANCES"] == "14"
+    assert (environment["KOKORO_MAX_BATCH"], environment["KOKORO_BATCH_WAIT_MS"]) == ("16", "4")
 
 
 def test_failed_scaling_reaches_the_alarm_topic_with_its_reason(measured: Assembly) -> None:
@@ -158,6 +160,7 @@ def test_sitting_at_max_capacity_alarms_after_15_minutes(measured: Assembly) -> 
 def test_synth_says_what_the_profile_set_and_replaced(measured: Assembly) -> None:
     (message,) = measured.messages[STACK]
     assert "capacity profile " in message and "1-18 instances" in message
+    assert "admission limit 14, batching 16 chunks per model call with a 4 ms wait" in message
     assert (
         "the profile replaces these hand-set values: max_instances: 1 → 18; scaling_target_concurrency: 10 → 7.5"
         in (message)
@@ -180,7 +183,8 @@ def test_profile_template_is_cfn_lint_clean_and_nag_clean(measured: Assembly) ->
 
 
 def test_cdk_cli_synth_deploys_the_profile_named_on_the_command_line(tmp_path: Path) -> None:
-    """`npx cdk synth -c capacity_profile=<path> -c instance_type=<its type>`, as a newcomer runs it."""
+    """`npx cdk synth -c capacity_profile=<path> -c instance_type=<its type>`, as a newcomer runs it; the
+    profile has no batching part, so the container keeps the server's own batching."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "CDK_DEFAULT_"))}
     env.update(AWS_EC2_METADATA_DISABLED="true", DOCKER_HOST="unix:///nonexistent.sock", AWS_CONFIG_FILE="/dev/null")
     env["AWS_SHARED_CREDENTIALS_FILE"] = "/dev/null"
@@ -200,3 +204,5 @@ def test_cdk_cli_synth_deploys_the_profile_named_on_the_command_line(tmp_path: P
     assert result.returncode == 0, result.stderr[-3000:]
     assert "MaxCapacity: 18" in result.stdout and "DisableScaleIn: true" in result.stdout
     assert "capacity profile" in result.stderr  # the info line, with the values it replaced
+    assert "KOKORO_MAX_ACTIVE_UTTERANCES" in result.stdout and "KOKORO_MAX_BATCH" not in result.stdout
+    assert "batching not pinned" in result.stderr

@@ -31,6 +31,8 @@ async def concurrency_level(target: Target, sessions: int, text: str, tokens_per
         "throughput_audio_s_per_s": round(audio / wall, 3),
         "ttfa_p50_ms": round(percentile(ttfas, 50) * 1000, 1),
         "ttfa_p95_ms": round(percentile(ttfas, 95) * 1000, 1),
+        "ttfa_max_ms": round(max(ttfas) * 1000, 1),
+        "ttfas_ms": [round(ttfa * 1000, 1) for ttfa in ttfas],
         "fairness_max_over_min_ttfa": round(max(ttfas) / min(ttfas), 2),
         "stalls": sum(count for count, _ in stalls),
         "stall_ms": round(1000 * sum(total for _, total in stalls), 1),

@@ -9,7 +9,8 @@ DIMENSION = "Endpoint"
 
 # Per utterance, when it ends.
 TIME_TO_FIRST_AUDIO = "TimeToFirstAudio"  # milliseconds from admission to the first audio byte handed out
-# Engine-worker seconds (the model and encoding; text work runs beside it) per second of audio.
+# Seconds of model work (an utterance's share of each call it was in) and of rendering its audio, per second
+# of audio; planning and preparing text runs beside it.
 REAL_TIME_FACTOR = "RealTimeFactor"
 
 # Per ready server, every LOAD_SAMPLE_SECONDS (a gauge, so an idle or stuck server still reports).

@@ -266,6 +266,14 @@ class Engine(PrepareThenSpeak):
         """Stop every inference call in flight and refuse new ones; return how many were in flight."""
         return self._stopping.interrupt()
 
+    def model_outputs(self, chunk: PreparedChunk, speed: float = 1.0) -> list[tuple[np.ndarray, np.ndarray]]:
+        """What the model computes for each piece of ``chunk``, untrimmed: its audio and each of its tokens'
+        frames (for comparing graphs)."""
+        style = self.styles[chunk.voice]
+        inputs = [ModelInput(tokens, style[min(len(tokens), len(style)) - 1], speed) for _, tokens in chunk.pieces]
+        with BatchCall(self._stopping, [None]) as batch:
+            return self._model.run(inputs, batch.call)
+
     def check_batch(self) -> None:
         """Speak two chunks of different lengths and speeds as one batch and each alone; raise ``BatchMismatch``
         unless each item's durations are the same and its audio within ``BATCH_CHECK_SNR_DB``."""

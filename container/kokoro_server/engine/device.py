@@ -89,6 +89,15 @@ def plan_for(settings: ServerSettings, device: RunsOn, note: str = "") -> Plan:
     return Plan("cpu", workers, max(1, cores // workers), note, batch, wait if batch > 1 else 0.0)
 
 
+def text_threads(plan: Plan) -> int:
+    """Threads for the text work around the model: one per worker; a call of several chunks brings several
+    chunks' text work at once (their rendering, the next ones' preparation), so as many as it has chunks, up
+    to the cores there are."""
+    if plan.max_batch <= 1:
+        return plan.workers
+    return max(plan.workers, min(plan.max_batch, available_cores()))
+
+
 def admission_bound(settings: ServerSettings, plan: Plan) -> int:
     """Utterances admitted at once: as set, else 64, or two per batch slot (workers × max batch) if more."""
     return settings.max_active_utterances or max(64, 2 * plan.workers * plan.max_batch)

@@ -16,8 +16,8 @@ Admission control bounds the utterances in progress: past the bound, new work is
 
 A model job is typed (``ModelJob``), so the scheduler sees what the model will do. The text work around
 it (planning and preparing chunks, rendering spoken audio for the wire) runs on text threads
-(``text_threads``), as many as engine workers, so the model never waits for it; cutting text streams into
-sentences has a thread of its own.
+(``text_threads``), as many as engine workers (more when a call speaks several chunks), so the model never
+waits for it; cutting text streams into sentences has a thread of its own.
 """
 
 from __future__ import annotations
@@ -110,13 +110,14 @@ class Scheduler:
         self.calls = 0  # model calls since start
         self.items = 0  # jobs those calls spoke
 
-    def start(self, engine: SpeechEngine, workers: int, batch_wait_seconds: float = 0.0) -> None:
+    def start(self, engine: SpeechEngine, workers: int, batch_wait_seconds: float = 0.0, text_threads: int = 0) -> None:
+        """Start ``workers`` engine workers and ``text_threads`` text threads (0: as many as workers)."""
         self._engine = engine
         self.workers = workers
         self.max_batch = engine.max_batch
         self.batch_wait = batch_wait_seconds if self.max_batch > 1 else 0.0
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="engine")
-        self._text = TextThreads(workers)
+        self._text = TextThreads(text_threads or workers)
         # Cutting streamed text into sentences takes microseconds per delta: it never waits behind planning.
         self._stream_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream")
         self._tasks = [asyncio.create_task(self._worker(), name=f"engine-worker-{i}") for i in range(workers)]

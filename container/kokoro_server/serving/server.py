@@ -20,7 +20,7 @@ from aiohttp import web
 from kokoro_core.lexicon import FILE_NAME as LEXICON_FILE
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, load_lexicon
 from kokoro_core.model_cache import Manifest, verify_directory
-from kokoro_server.engine.device import Plan, admission_bound, load_on_device
+from kokoro_server.engine.device import Plan, admission_bound, load_on_device, text_threads
 from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.openai_api.routes import add_openai_routes
 from kokoro_server.settings import ServerSettings, SettingsError, settings_from_env
@@ -138,7 +138,7 @@ class Server:
         self.runtime.plan = plan
         scheduler = self.runtime.scheduler
         scheduler.max_active = admission_bound(self.settings, plan)
-        scheduler.start(engine, plan.workers, plan.batch_wait_ms / 1000)
+        scheduler.start(engine, plan.workers, plan.batch_wait_ms / 1000, text_threads(plan))
         self.runtime.state = "ready"
         telemetry.event(
             "ready",

@@ -14,6 +14,7 @@ from kokoro_server.engine.device import (
     admission_bound,
     load_on_device,
     plan_for,
+    text_threads,
 )
 from kokoro_server.settings import ServerSettings
 
@@ -43,6 +44,14 @@ def test_a_cpu_speaks_one_chunk_per_call_unless_told_and_admission_counts_batch_
         admission_bound(ServerSettings(), plan_for(ServerSettings(max_batch=32), "cuda")) == 2 * GPU_BATCH_WORKERS * 32
     )
     assert admission_bound(ServerSettings(max_active_utterances=5), told) == 5
+
+
+def test_text_threads_grow_with_the_chunks_a_call_speaks_up_to_the_cores(monkeypatch) -> None:
+    monkeypatch.setattr(device, "available_cores", lambda: 4)
+    assert text_threads(plan_for(ServerSettings(), "cpu")) == 2  # one per worker
+    assert text_threads(plan_for(ServerSettings(max_batch=2), "cpu")) == 2
+    assert text_threads(plan_for(ServerSettings(max_batch=16), "cuda")) == 4  # the cores, not 16
+    assert text_threads(plan_for(ServerSettings(max_batch=1, workers=6), "cuda")) == 6
 
 
 def test_no_nvidia_driver_means_the_cpu_without_trying_cuda(monkeypatch) -> None:

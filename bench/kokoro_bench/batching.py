@@ -6,8 +6,10 @@ sessions starting at once, batching off and on side by side in one run.
     uv run python -m kokoro_bench.batching --engine fake --out /tmp/batching.json      # the steps, in seconds
 
 On a CPU the model is the embedded int8 model; ``--device cuda`` is the GPU script: the float graph rebuilt
-from the int8 weights (no hub on the device either; put the CUDA build of ONNX Runtime in place first, as
-``kokoro_bench.gpu`` says), batch sizes and sessions up to 64, within ten minutes on one GPU.
+from the int8 weights (no hub on the device either; put the CUDA build of ONNX Runtime in place first:
+``uv pip uninstall onnxruntime`` then ``uv pip install "onnxruntime-gpu[cuda,cudnn]==1.26.0"``), batch sizes
+and sessions up to 64, each cuDNN convolution search but the exhaustive one first, within ten minutes on one
+GPU.
 
 1. **Engine**: corpus chunks of close lengths, spoken as batches of each size by one engine whose graph takes
    a batch; per size, audio seconds per wall second and each item's latency (an item's audio is there when its
@@ -43,7 +45,7 @@ from kokoro_server.engine.fake_engine import FakeEngine
 from kokoro_server.engine.kokoro import SAMPLE_RATE, Engine, EngineOptions
 from kokoro_server.engine.speech_engine import PreparedChunk, Speech, SpeechEngine, SpeechRequest
 from kokoro_server.serving.background import BackgroundServer
-from kokoro_server.settings import ServerSettings
+from kokoro_server.settings import CudnnAlgoSearch, ServerSettings
 from kokoro_stream.websocket_transport import WebSocketTransport
 
 from .server_overhead import emit
@@ -295,9 +297,12 @@ def main() -> None:
         if args.device == "cuda":  # the CUDA provider runs no integer kernels: the float graph of the same weights
             model_dir = build_float(model_dir)
         manifest = verify_directory(model_dir)
-        options = EngineOptions(device=args.device, max_batch=max(plan.sizes))
+        search = "HEURISTIC"
+        if args.device == "cuda":
+            result["cudnn_conv_algo_search"], search = cudnn_searches(model_dir, plan)
+        options = EngineOptions(device=args.device, cudnn_conv_algo_search=search, max_batch=max(plan.sizes))
         batched_engine = Engine(model_dir, manifest, options)
-        export = Engine(model_dir, manifest, EngineOptions(device=args.device))
+        export = Engine(model_dir, manifest, EngineOptions(device=args.device, cudnn_conv_algo_search=search))
         result["engine"] = engine_figures(batched_engine, export, plan)
         result["equivalence"] = {"int8" if args.device == "cpu" else "float32": equivalence(batched_engine, export, 8)}
         del batched_engine, export
@@ -308,7 +313,7 @@ def main() -> None:
             float_export = Engine(float_dir, float_manifest, EngineOptions(device="cpu"))
             result["equivalence"]["float32"] = equivalence(float_batched, float_export, 3)
             del float_batched, float_export
-        base = base.model_copy(update={"model_dir": model_dir})
+        base = base.model_copy(update={"model_dir": model_dir, "cudnn_conv_algo_search": search})
         configs = {
             "off": base.model_copy(update={"max_batch": 1}),
             "default": base,
@@ -319,6 +324,24 @@ def main() -> None:
     emit(result, args.out)
     if args.plot:
         plot(result, args.plot)
+
+
+CUDNN_SEARCHES = ("HEURISTIC", "DEFAULT")  # EXHAUSTIVE times every algorithm for each new shape: minutes here
+
+
+def cudnn_searches(model_dir: Path, plan: Plan) -> tuple[list[dict[str, Any]], CudnnAlgoSearch]:
+    """The engine at one chunk per call and at the largest batch, for each cuDNN convolution search; and the
+    search that gave the largest batch the most audio per second (the rest of the run uses it)."""
+    rows = []
+    for search in CUDNN_SEARCHES:
+        options = EngineOptions(device="cuda", cudnn_conv_algo_search=search, max_batch=max(plan.sizes))
+        engine = Engine(model_dir, verify_directory(model_dir), options)
+        single = Plan((1, max(plan.sizes)), (), plan.forced_batch, plan.repeats, 0)
+        figures = engine_figures(engine, None, single)["sizes"]
+        rows.append({"search": search, "providers": list(engine.providers), "sizes": figures})
+        del engine
+    best = max(rows, key=lambda row: row["sizes"][-1]["audio_s_per_s"])["search"]
+    return rows, best
 
 
 def build_float(int8_dir: Path) -> Path:

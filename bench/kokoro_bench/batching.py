@@ -41,6 +41,7 @@ from kokoro_bench.corpus import AGENT_REPLIES, load_replies
 from kokoro_capacity.timeline import percentile
 from kokoro_core.chunker import chunk_text
 from kokoro_core.model_cache import verify_directory
+from kokoro_server.engine.batch_check import snr_db
 from kokoro_server.engine.fake_engine import FakeEngine
 from kokoro_server.engine.kokoro import SAMPLE_RATE, Engine, EngineOptions
 from kokoro_server.engine.speech_engine import PreparedChunk, Speech, SpeechEngine, SpeechRequest
@@ -122,10 +123,10 @@ def engine_figures(engine: SpeechEngine, alone: SpeechEngine | None, plan: Plan)
     return figures
 
 
-def snr_db(reference: np.ndarray, other: np.ndarray) -> float | None:
+def rounded_snr_db(reference: np.ndarray, other: np.ndarray) -> float | None:
     """``other``'s signal-to-noise ratio against ``reference`` (same length), dB; None when they are identical."""
-    error = float(((reference - other) ** 2).sum())
-    return round(10 * np.log10(float((reference**2).sum()) / error), 1) if error else None
+    snr = snr_db(reference, other)
+    return round(snr, 1) if np.isfinite(snr) else None
 
 
 def equivalence(engine: Engine, export: Engine, items: int) -> dict[str, Any]:
@@ -153,7 +154,7 @@ def equivalence(engine: Engine, export: Engine, items: int) -> dict[str, Any]:
                 "tokens_of_other_duration": int((durations[0] != durations[1]).sum()),
                 "largest_frame_difference": int(np.abs(durations[0] - durations[1]).max()),
                 "identical_audio": bool(same_length and np.array_equal(audio[0], audio[1])),
-                "snr_db": snr_db(audio[1], audio[0]) if same_length else None,  # None too when lengths differ
+                "snr_db": rounded_snr_db(audio[1], audio[0]) if same_length else None,  # None too when lengths differ
             }
         )
     return {"batched_vs_alone": batched, "batch_graph_vs_export": export_rows}

@@ -19,21 +19,22 @@ import onnxruntime as ort
 from kokoro_core.model_cache import Manifest
 from kokoro_server.settings import Device, ServerSettings
 
+from .batch_check import BatchMismatch, check_against_export, check_batch
 from .graph_edit import GraphEditError
-from .kokoro import BatchMismatch, Engine, EngineOptions
+from .kokoro import Engine, EngineOptions
 from .speech_engine import RunsOn
 
 GPU_WORKERS = 4  # inference calls in flight on one GPU, one chunk each: enough to keep it busy between small calls
 # Batched, fewer and larger calls: one speaks while the next batch gathers and its inputs are copied.
 GPU_BATCH_WORKERS = 2
-# Chunks one call speaks on a GPU, and how long a batch may wait for company (docs/batching.md: chosen before a
-# GPU was measured here; the GPU script measures them).
+# Chunks one call speaks on a GPU, and how long a batch may wait for company: not yet measured on a GPU
+# (docs/batching.md#measured); `kokoro_bench.batching --device cuda` measures them.
 GPU_MAX_BATCH = 16
 GPU_BATCH_WAIT_MS = 4.0
 # On a CPU, workers of two threads each (docs/bench/threads.md): a second thread makes one call about
 # 1.6x faster, which first audio needs; past two, another worker adds more throughput than another thread.
 # A batch does not pay there: one call of several chunks takes longer than they take one after another
-# (docs/bench/batching.md), so a CPU speaks one chunk per call.
+# (docs/batching.md#measured), so a CPU speaks one chunk per call.
 CPU_THREADS_PER_WORKER = 2
 CPU_MAX_BATCH = 1
 
@@ -81,12 +82,21 @@ def plan_for(settings: ServerSettings, device: RunsOn, note: str = "") -> Plan:
         batch = settings.max_batch or GPU_MAX_BATCH
         wait = GPU_BATCH_WAIT_MS if settings.batch_wait_ms is None else settings.batch_wait_ms
         workers = settings.workers or (GPU_BATCH_WORKERS if batch > 1 else GPU_WORKERS)
-        return Plan("cuda", workers, 0, note, batch, wait if batch > 1 else 0.0)
-    cores = available_cores()
-    workers = settings.workers or max(1, cores // CPU_THREADS_PER_WORKER)
-    batch = settings.max_batch or CPU_MAX_BATCH
-    wait = settings.batch_wait_ms or 0.0
-    return Plan("cpu", workers, max(1, cores // workers), note, batch, wait if batch > 1 else 0.0)
+        threads = 0
+    else:
+        cores = available_cores()
+        workers = settings.workers or max(1, cores // CPU_THREADS_PER_WORKER)
+        batch = settings.max_batch or CPU_MAX_BATCH
+        wait = settings.batch_wait_ms or 0.0
+        threads = max(1, cores // workers)
+    if batch <= 1 and settings.batch_wait_ms:
+        note = noted(note, f"KOKORO_BATCH_WAIT_MS={settings.batch_wait_ms:g} has no effect at one chunk per call")
+    return Plan(device, workers, threads, note, batch, wait if batch > 1 else 0.0)
+
+
+def noted(note: str, more: str) -> str:
+    """``note`` with ``more`` said after it."""
+    return "; ".join(filter(None, [note, more]))
 
 
 def text_threads(plan: Plan) -> int:
@@ -132,16 +142,19 @@ def load_on_device(settings: ServerSettings, directory: Path, manifest: Manifest
 
 
 def _batching_or_not(settings: ServerSettings, directory: Path, manifest: Manifest, plan: Plan) -> tuple[Engine, Plan]:
-    """The engine for ``plan``; when its graph cannot be made to speak a batch (an export this server does not
-    know), or a batch does not give each item what it gets alone, the engine that speaks one chunk per call."""
+    """The engine for ``plan``. Batching is turned off, with the reason in the plan's note, when the graph
+    cannot be made to speak a batch (an export this server does not know), or the rewritten graph does not
+    speak as it must (``batch_check``): the export's engine, which speaks one chunk per call, serves then."""
+    single = replace(plan, max_batch=1, batch_wait_ms=0.0)
+    exported = Engine(directory, manifest, engine_options(settings, single))
     if plan.max_batch <= 1:
-        return Engine(directory, manifest, engine_options(settings, plan)), plan
+        return exported, plan
     try:
         engine = Engine(directory, manifest, engine_options(settings, plan))
-        engine.check_batch()
-    except (GraphEditError, BatchMismatch) as error:
-        single = replace(
-            plan, max_batch=1, batch_wait_ms=0.0, note=f"{plan.note}; " * bool(plan.note) + f"batching off: {error}"
-        )
-        return Engine(directory, manifest, engine_options(settings, single)), single
+        check_batch(engine)
+        check_against_export(engine, exported)
+    except Exception as error:  # whatever fails in the rewrite or its checks, the export speaks as it is
+        expected = isinstance(error, GraphEditError | BatchMismatch)
+        reason = "batching off: " + (str(error) if expected else f"{type(error).__name__}: {str(error)[:300]}")
+        return exported, replace(single, note=noted(plan.note, reason))
     return engine, plan

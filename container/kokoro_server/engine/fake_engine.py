@@ -71,10 +71,10 @@ def _letters_as_phonemes(words: tuple[TimedWord, ...]) -> list[TimedPhoneme]:
 
 class FakeEngine(PrepareThenSpeak):
     def __init__(self, real_time_factor: float = 0.0, gate: threading.Event | None = None, max_batch: int = 1) -> None:
+        super().__init__()
         self.real_time_factor = real_time_factor
         self.gate = gate
         self.providers: tuple[str, ...] = ("FakeEngine",)
-        self.interrupted_calls = 0
         self.calls: list[str] = []  # the text of every chunk spoken, in the order their calls started
         self.batches: list[list[str]] = []  # each call's chunks
         self._max_batch = max_batch
@@ -122,12 +122,6 @@ class FakeEngine(PrepareThenSpeak):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
         return PreparedChunk(text, voice, said, (), WordPlaces(tuple(written_words(text, reading)), 0, None))
 
-    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
-        (spoken,) = self.speak_batch([SpeechRequest(chunk, speed, interruption)])
-        if isinstance(spoken, Interrupted):
-            raise spoken
-        return spoken
-
     def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
         blends = [parse_voice(request.chunk.voice, VOICES) for request in requests]  # refuses a voice it has not
         with self._lock:
@@ -148,11 +142,7 @@ class FakeEngine(PrepareThenSpeak):
                 else Interrupted("interrupted before or during the inference call")
                 for index, (request, length, blend) in enumerate(zip(requests, seconds, blends, strict=True))
             ]
-        interrupted = sum(isinstance(result, Interrupted) for result in results)
-        if interrupted:
-            with self._lock:
-                self.interrupted_calls += interrupted
-        return results
+        return self._counted(results)
 
     def _tone(self, chunk: PreparedChunk, seconds: float, blend: Any) -> Speech:
         samples = np.arange(round(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE

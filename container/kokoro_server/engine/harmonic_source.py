@@ -27,7 +27,7 @@ import math
 import numpy as np
 from onnx import TensorProto
 
-from .graph_edit import GraphEdit
+from .graph_edit import GraphEdit, GraphEditError
 
 TWO_PI = 2 * math.pi
 NOISE_FLOOR = 1e-5  # a source STFT part below this is rounding noise: the parts of speech are far above it
@@ -40,7 +40,8 @@ def precise_phase(edit: GraphEdit, f0_upsample: str, phase_upsample: str, harmon
     f0_resize, phase_resize = e.find(f0_upsample), e.find(phase_upsample)
     f0 = f0_resize.input[0]  # [batch, 1, steps]: F0 at twice the frame rate
     scales = e.array(phase_resize.input[2])
-    assert scales is not None
+    if scales is None:
+        raise GraphEditError(f"{phase_upsample!r} has no constant scales: not the export this rewrite knows")
     per_step = int(scales.ravel()[-1])  # samples per F0 step
     turns = e.node("Div", [e.node("Mul", [f0, e.find(harmonics_mul).input[1]]), e.find(rate_div).input[1]])
     increment = e.node("Sub", [turns, e.node("Floor", [turns])])  # [batch, harmonics, steps], as the export

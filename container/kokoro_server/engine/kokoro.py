@@ -20,7 +20,6 @@ With ``max_batch`` above 1 the model speaks several chunks per call (``speak_bat
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from functools import partial
 from pathlib import Path
@@ -65,11 +64,6 @@ from .voice_styles import STYLE_DIM, VoiceStyles
 
 __all__ = ["SAMPLE_RATE", "STYLE_DIM", "Engine", "EngineOptions"]
 DEFAULT_OPTIONS = EngineOptions()
-# What a batch must give each item, checked at start (``check_batch``): its durations exactly, and its audio
-# within this signal-to-noise ratio of what it gets alone (the float graph gives 60 dB and more, int8 the very
-# samples; a rewrite that does not fit the model gives a few dB).
-BATCH_CHECK_SNR_DB = 30.0
-BATCH_CHECK_TEXTS = ("Ready when you are.", "One moment, please: I am checking that for you now.")
 
 # phonemizer warns on every input whose word count changes in G2P ("$5" → "five dollars").
 logging.getLogger("phonemizer").setLevel(logging.ERROR)
@@ -101,14 +95,11 @@ def _fade(audio: np.ndarray) -> np.ndarray:
     return audio
 
 
-class BatchMismatch(RuntimeError):
-    """A batch did not give its items what they get alone: the graph's rewrite does not fit this model."""
-
-
 class Engine(PrepareThenSpeak):
     """One loaded model and its voices."""
 
     def __init__(self, model_dir: Path, manifest: Manifest, options: EngineOptions = DEFAULT_OPTIONS) -> None:
+        super().__init__()
         self.manifest = manifest
         self.model_dir = model_dir
         self.options = options
@@ -126,13 +117,7 @@ class Engine(PrepareThenSpeak):
         self._tokenizer = Tokenizer(vocab=self._model.vocab or DEFAULT_VOCAB)
         self._g2p = G2P(self._tokenizer.phonemize, frozenset(self._tokenizer.vocab))
         self._stopping = Interruption()
-        self._counter_lock = threading.Lock()
-        self.interrupted_calls = 0  # items of inference calls an interruption stopped (or refused), since start
-        # The slowdown rehearses a slower machine's requests: the engine's own start (this measurement and the
-        # warm-up, before any request) runs at full speed.
-        self._model.slowed = False
         self._samples_per_frame = self._measure_frame()
-        self._model.slowed = True
 
     @property
     def max_batch(self) -> int:
@@ -195,28 +180,13 @@ class Engine(PrepareThenSpeak):
         alone = partial(phonemes_alone, g2p=partial(self._g2p, language=language))
         return PreparedChunk(text, voice, phonemes, pieces, place_words(words, phonemes.split(), alone))
 
-    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
-        """Audio for a prepared chunk (float32 mono at 24 kHz, silence trimmed, faded in and out) and when
-        each of its written words is heard: the model's work and a little arithmetic, no text work.
-
-        Raises ``Interrupted`` if ``interruption`` (or ``stop``) stops the call before it finishes.
-        """
-        (spoken,) = self.speak_batch([SpeechRequest(chunk, speed, interruption)])
-        if isinstance(spoken, Interrupted):
-            raise spoken
-        return spoken
-
     def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
         """Each request's ``speak``, in one inference call of all their pieces (one per piece at ``max_batch``
         1). An item canceled during the call is dropped from it; the call stops when all are."""
         with BatchCall(self._stopping, [request.interruption for request in requests]) as batch:
-            inputs: list[ModelInput] = []
-            for index in batch.live:
-                chunk, style = requests[index].chunk, self.styles[requests[index].chunk.voice]
-                inputs += [
-                    ModelInput(tokens, style[min(len(tokens), len(style)) - 1], requests[index].speed)
-                    for _, tokens in chunk.pieces
-                ]
+            inputs = [
+                item for index in batch.live for item in self._inputs(requests[index].chunk, requests[index].speed)
+            ]
             try:
                 outputs = iter(self._model.run(inputs, batch.call) if inputs else [])
             except Exception:
@@ -233,11 +203,7 @@ class Engine(PrepareThenSpeak):
                         next(outputs, None)
                 else:
                     results.append(self._spoken(request.chunk, [next(outputs) for _ in request.chunk.pieces]))
-        interrupted = sum(isinstance(result, Interrupted) for result in results)
-        if interrupted:
-            with self._counter_lock:
-                self.interrupted_calls += interrupted
-        return results
+        return self._counted(results)
 
     def _spoken(self, chunk: PreparedChunk, pieces: list[tuple[np.ndarray, np.ndarray]]) -> Speech:
         """A chunk's audio from its pieces' (trimmed to its sound, faded), its words' and phonemes' times."""
@@ -266,46 +232,33 @@ class Engine(PrepareThenSpeak):
         """Stop every inference call in flight and refuse new ones; return how many were in flight."""
         return self._stopping.interrupt()
 
+    def _inputs(self, chunk: PreparedChunk, speed: float) -> list[ModelInput]:
+        """What the model takes for each piece of ``chunk``: its tokens, its voice's style for that length."""
+        style = self.styles[chunk.voice]
+        return [ModelInput(tokens, style[min(len(tokens), len(style)) - 1], speed) for _, tokens in chunk.pieces]
+
     def model_outputs(self, chunk: PreparedChunk, speed: float = 1.0) -> list[tuple[np.ndarray, np.ndarray]]:
         """What the model computes for each piece of ``chunk``, untrimmed: its audio and each of its tokens'
-        frames (for comparing graphs)."""
-        style = self.styles[chunk.voice]
-        inputs = [ModelInput(tokens, style[min(len(tokens), len(style)) - 1], speed) for _, tokens in chunk.pieces]
-        with BatchCall(self._stopping, [None]) as batch:
+        frames (for comparing graphs), in one call."""
+        return self.run_model(self._inputs(chunk, speed))
+
+    def run_model(self, inputs: list[ModelInput]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The model's outputs for ``inputs`` (one call on a batch-capable graph), at full speed: the engine's
+        own work, not a request's."""
+        with self._model.full_speed(), BatchCall(self._stopping, [None]) as batch:
             return self._model.run(inputs, batch.call)
 
-    def check_batch(self) -> None:
-        """Speak two chunks of different lengths and speeds as one batch and each alone; raise ``BatchMismatch``
-        unless each item's durations are the same and its audio within ``BATCH_CHECK_SNR_DB``."""
-        if self.max_batch <= 1:
-            return
-        style = self.styles[self.default_voice]
-        inputs = []
-        for text, speed in zip(BATCH_CHECK_TEXTS, (1.0, 1.2), strict=True):
-            tokens = tuple(self._tokenizer.tokenize(self._tokenizer.phonemize(text, "en-us")))
-            inputs.append(ModelInput(tokens, style[len(tokens) - 1], speed))
-        self._model.slowed = False
-        try:
-            with BatchCall(self._stopping, [None]) as batch:
-                together = self._model.run(inputs, batch.call)
-                alone = [self._model.run([item], batch.call)[0] for item in inputs]
-        finally:
-            self._model.slowed = True
-        for (audio, durations), (single, single_durations) in zip(together, alone, strict=True):
-            if not np.array_equal(durations, single_durations) or len(audio) != len(single):
-                raise BatchMismatch("a batch changed an item's durations")
-            error = float(((audio - single) ** 2).sum())
-            snr = 10 * np.log10(float((single**2).sum()) / error) if error else float("inf")
-            if snr < BATCH_CHECK_SNR_DB:
-                raise BatchMismatch(f"a batch changed an item's audio ({snr:.1f} dB from what it is alone)")
+    def english_input(self, text: str, speed: float = 1.0) -> ModelInput:
+        """``text`` read in US English, in the default voice, as the model takes it (for the engine's checks)."""
+        tokens = tuple(self._tokenizer.tokenize(self._tokenizer.phonemize(text, "en-us")))
+        return ModelInput(tokens, self.styles[self.default_voice][len(tokens) - 1], speed)
 
     def _measure_frame(self) -> int:
         """Samples per duration frame, from one short inference; refuses a model whose durations do not
         add up to its audio (word times would drift)."""
-        tokens = tuple(self._tokenizer.tokenize(self._tokenizer.phonemize("Ready.", "en-us")))
-        style = self.styles[self.default_voice][len(tokens) - 1]
-        with BatchCall(self._stopping, [None]) as batch:
-            ((audio, frames),) = self._model.run([ModelInput(tokens, style, 1.0)], batch.call)
+        item = self.english_input("Ready.")
+        tokens = item.tokens
+        ((audio, frames),) = self.run_model([item])
         if len(frames) != len(tokens) + 2 or not frames.sum() or len(audio) % int(frames.sum()):
             raise NoDurations(
                 f"the model's durations ({len(frames)} values, {int(frames.sum())} frames) "
@@ -317,10 +270,7 @@ class Engine(PrepareThenSpeak):
         """Run two input lengths once so the first request pays no first-call costs; return seconds."""
         started = time.perf_counter()
         voice = self.manifest.default_voice
-        self._model.slowed = False
-        try:
+        with self._model.full_speed():
             for text in ("Ready.", "The engine is warming up."):
                 self.synthesize(text, voice)
-        finally:
-            self._model.slowed = True
         return time.perf_counter() - started

@@ -11,6 +11,8 @@ A run can be stopped part-way (``Call``): ONNX Runtime checks its ``terminate`` 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,13 +99,23 @@ class ModelSession:
         self.providers = tuple(self._session.get_providers())
         self._dtypes = input_dtypes(self._session)
         self._tokens_input = "input_ids" if "input_ids" in self._dtypes else "tokens"
-        self.slowed = True  # the engine's own start (measuring, warming up) turns the slowdown off
+        self._slowed = True  # the engine's own work runs at ``full_speed``
 
     @property
     def vocab(self) -> dict[str, int] | None:
         """The token vocabulary the model carries in its metadata, if it does."""
         vocab: dict[str, int] | None = embedded_vocab(self._session)
         return vocab
+
+    @contextmanager
+    def full_speed(self) -> Iterator[None]:
+        """Without the rehearsed slowdown (``EngineOptions.slowdown``), which is for requests: the engine's own
+        work (measuring, warming up, checking a batch) runs as fast as it can."""
+        self._slowed = False
+        try:
+            yield
+        finally:
+            self._slowed = True
 
     def run(self, inputs: list[ModelInput], call: Call) -> list[tuple[np.ndarray, np.ndarray]]:
         """Each input's audio and each of its tokens' length in frames (the pad at each end included): in one
@@ -115,7 +127,7 @@ class ModelSession:
             outputs = self._run_batch(inputs, run_options)
         else:
             outputs = [self._run_one(item, run_options) for item in inputs]
-        if self.slowed and self.options.slowdown > 1:
+        if self._slowed and self.options.slowdown > 1:
             _sleep_unless_stopped(call, (self.options.slowdown - 1) * (time.perf_counter() - started))
         return outputs
 

@@ -4,7 +4,7 @@ An item shorter than its batch's longest ends in padding at every resolution, an
 operator would read it:
 - a convolution, transposed convolution or resampling near the item's end reads past it: alone it
   reads zeros there (its padding), so its input is multiplied by the item's mask first;
-- an instance norm averages over time (about 70 of them, in every AdaIN block): each ``ReduceMean``
+- an instance norm averages over time (65 of them, in the AdaIN blocks, two means each): each ``ReduceMean``
   over time becomes a sum of the masked input divided by the item's own length at that resolution;
 - an LSTM reads its sequence backwards from the end: it is told each item's length (``sequence_lens``).
 A dynamic quantization's input is masked too, so its range is the item's own (``item_quantization``).

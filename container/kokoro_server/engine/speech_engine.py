@@ -208,7 +208,7 @@ class SpeechEngine(Protocol):
     """Text in, float32 mono audio at ``sample_rate`` out, one chunk per call, from worker threads."""
 
     providers: tuple[str, ...]
-    interrupted_calls: int  # calls an interruption stopped (or refused) since start
+    interrupted_calls: int  # items of calls an interruption stopped (or refused) since start
 
     @property
     def model_dir(self) -> Path | None:
@@ -265,28 +265,38 @@ class SpeechEngine(Protocol):
 
 
 class PrepareThenSpeak:
-    """``synthesize``, for engines that ``prepare`` and ``speak``: both steps at once, for callers that do not
-    overlap them (warm-up, benchmarks, tests); and ``speak_batch`` as one ``speak`` after another, for an
-    engine whose model speaks one chunk per call."""
+    """What an engine whose model call is ``speak_batch`` shares: ``speak``, one chunk as a batch of one;
+    ``synthesize``, both steps at once, for callers that do not overlap them (warm-up, benchmarks, tests); and
+    the count of items interruptions stopped."""
+
+    def __init__(self) -> None:
+        self.interrupted_calls = 0  # items of calls an interruption stopped (or refused) since start
+        self._interrupted_lock = threading.Lock()
 
     @property
     def max_batch(self) -> int:
         return 1
 
-    def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
-        results: list[Speech | Interrupted] = []
-        for request in requests:
-            try:
-                results.append(self.speak(request.chunk, request.speed, request.interruption))
-            except Interrupted as interrupted:
-                results.append(interrupted)
-        return results
-
     def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
         raise NotImplementedError
 
-    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+    def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
         raise NotImplementedError
+
+    def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
+        """Audio for a prepared chunk and when each of its written words is heard, in a call of its own.
+        Raises ``Interrupted`` if ``interruption`` (or the engine's stop) stops the call before it finishes."""
+        (spoken,) = self.speak_batch([SpeechRequest(chunk, speed, interruption)])
+        if isinstance(spoken, Interrupted):
+            raise spoken
+        return spoken
+
+    def _counted(self, results: list[Speech | Interrupted]) -> list[Speech | Interrupted]:
+        """``results``, the interrupted among them counted."""
+        if interrupted := sum(isinstance(result, Interrupted) for result in results):
+            with self._interrupted_lock:
+                self.interrupted_calls += interrupted
+        return results
 
     def synthesize(
         self,

@@ -5,7 +5,9 @@ graph rebuilt from its weights, the same durations and word marks and audio with
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import numpy as np
@@ -15,11 +17,16 @@ import pytest
 from onnx import TensorProto, helper
 
 from kokoro_core.model_cache import verify_directory
+from kokoro_server.engine import model_session
+from kokoro_server.engine.batch_check import BatchMismatch, check_against_export, check_batch, snr_db
 from kokoro_server.engine.batch_graph import batch_capable
+from kokoro_server.engine.device import load_on_device
 from kokoro_server.engine.float_graph import float_graph
 from kokoro_server.engine.graph_edit import GraphEditError
 from kokoro_server.engine.kokoro import Engine, EngineOptions
+from kokoro_server.engine.model_session import ModelInput
 from kokoro_server.engine.speech_engine import Interrupted, Interruption, Speech, SpeechRequest
+from kokoro_server.settings import ServerSettings
 from tests.server.serving.test_marks import DIGIT_NAMES, heard_digit
 from tests.waiting import wait_until
 
@@ -30,14 +37,19 @@ ITEMS = [  # (text, voice, speed): three lengths, three voices, three speeds
 ]
 
 
-def snr_db(reference: np.ndarray, other: np.ndarray) -> float:
-    error = float(((reference - other) ** 2).sum())
-    return 10 * np.log10(float((reference**2).sum()) / error) if error else float("inf")
+@pytest.fixture(scope="module")
+def int8_engine(embedded_model_dir: Path) -> Engine:
+    """The engine as a server loads it to batch 4: rewritten, then checked against itself alone and the export."""
+    engine, plan = load_on_device(
+        ServerSettings(device="cpu", max_batch=4), embedded_model_dir, verify_directory(embedded_model_dir)
+    )
+    assert plan.max_batch == engine.max_batch == 4 and not plan.note, plan.note  # both start checks passed
+    return engine
 
 
 @pytest.fixture(scope="module")
-def int8_engine(embedded_model_dir: Path) -> Engine:
-    return Engine(embedded_model_dir, verify_directory(embedded_model_dir), EngineOptions(device="cpu", max_batch=4))
+def exported(embedded_model_dir: Path) -> Engine:
+    return Engine(embedded_model_dir, verify_directory(embedded_model_dir), EngineOptions(device="cpu"))
 
 
 def requests_for(engine: Engine) -> list[SpeechRequest]:
@@ -140,6 +152,59 @@ def test_the_float_graph_gives_each_item_of_a_batch_what_it_gets_alone(
         assert snr_db(one_audio[0], audio[row, :samples]) >= 40
 
 
+Outputs = list[tuple[np.ndarray, np.ndarray]]
+
+
+class Harmed:
+    """An engine whose every output is harmed alike, as a rewrite that does not fit the model would."""
+
+    def __init__(self, engine: Engine, harm: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]):
+        self.engine, self.harm = engine, harm
+
+    def english_input(self, text: str, speed: float = 1.0) -> ModelInput:
+        return self.engine.english_input(text, speed)
+
+    def run_model(self, inputs: list[ModelInput]) -> Outputs:
+        return [self.harm(audio, durations) for audio, durations in self.engine.run_model(inputs)]
+
+
+def _one_token_longer(audio: np.ndarray, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return audio, durations + (np.arange(len(durations)) == 2) * 3
+
+
+def _noise_as_loud(audio: np.ndarray, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    noise = np.random.default_rng(0).standard_normal(len(audio)).astype(np.float32)
+    return noise * float(np.sqrt((audio**2).mean())), durations
+
+
+@pytest.mark.parametrize("harm", [_one_token_longer, _noise_as_loud])
+def test_a_rewrite_that_harms_every_item_alike_fails_the_check_against_the_export(
+    int8_engine: Engine, exported: Engine, harm: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+) -> None:
+    harmed: Any = Harmed(int8_engine, harm)
+    check_batch(harmed)  # alike in a batch and alone: the first check cannot see it
+    with pytest.raises(BatchMismatch, match="export"):
+        check_against_export(harmed, exported)
+
+
+def test_a_rewrite_that_fails_in_any_way_leaves_the_export_speaking_one_chunk_per_call(
+    embedded_model_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def out_of_memory(*_: object) -> None:
+        raise RuntimeError("out of memory while measuring the time axes")
+
+    monkeypatch.setattr(model_session, "batch_capable", out_of_memory)
+    engine, plan = load_on_device(
+        ServerSettings(device="cpu", max_batch=4, batch_wait_ms=5),
+        embedded_model_dir,
+        verify_directory(embedded_model_dir),
+    )
+    assert engine.max_batch == plan.max_batch == 1 and plan.batch_wait_ms == 0
+    assert plan.note == "batching off: RuntimeError: out of memory while measuring the time axes"
+    (speech,) = engine.speak_batch([SpeechRequest(engine.prepare("Still speaking.", "af_heart"), 1.0)])
+    assert isinstance(speech, Speech) and [word.text for word in speech.words] == ["Still", "speaking."]
+
+
 def test_a_graph_it_does_not_know_is_refused_by_name() -> None:
     graph = helper.make_graph(
         [helper.make_node("Identity", ["tokens"], ["audio"])],
@@ -156,7 +221,6 @@ def test_a_server_batches_two_sessions_on_the_real_model_and_each_hears_what_it_
 ) -> None:
     """Through the whole server: a first caller's chunk keeps the worker busy while two more callers' first
     chunks queue; they are spoken in one call, and each hears the very bytes it hears alone."""
-    from kokoro_server.settings import ServerSettings
     from tests.local_server import RunningServer, wait_until_idle
     from tests.speech import audio_of, connect, run, until
     from tests.waiting import await_until

@@ -38,7 +38,10 @@ def test_a_cpu_speaks_one_chunk_per_call_unless_told_and_admission_counts_batch_
     assert plan_for(ServerSettings(), "cpu").max_batch == 1
     told = plan_for(ServerSettings(max_batch=4, batch_wait_ms=2), "cpu")
     assert (told.max_batch, told.batch_wait_ms) == (4, 2.0)
-    assert plan_for(ServerSettings(batch_wait_ms=2), "cpu").batch_wait_ms == 0.0  # nothing to wait for at 1
+    waitless = plan_for(ServerSettings(batch_wait_ms=2), "cpu")
+    assert (
+        waitless.batch_wait_ms == 0.0 and "KOKORO_BATCH_WAIT_MS=2 has no effect" in waitless.note
+    )  # nothing to wait for
     assert admission_bound(ServerSettings(), plan_for(ServerSettings(), "cpu")) == 64
     assert (
         admission_bound(ServerSettings(), plan_for(ServerSettings(max_batch=32), "cuda")) == 2 * GPU_BATCH_WORKERS * 32

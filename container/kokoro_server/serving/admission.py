@@ -19,11 +19,18 @@ class SettledTwice(RuntimeError):
 
 
 class Admission:
-    """One utterance's place: ``release`` frees it, ``report`` logs the outcome; both once, at ``settle``."""
+    """One utterance's place: ``release`` frees it, ``report`` logs the outcome; both once, at ``settle``.
+    ``last_chunk_spoken`` tells the scheduler, earlier, that the utterance's model work is over."""
 
-    def __init__(self, release: Callable[[], None], report: Callable[[Outcome], None]) -> None:
+    def __init__(
+        self,
+        release: Callable[[], None],
+        report: Callable[[Outcome], None],
+        last_chunk_spoken: Callable[[], None] = lambda: None,
+    ) -> None:
         self._release = release
         self._report = report
+        self.last_chunk_spoken = last_chunk_spoken
         self.outcome: Outcome | None = None
 
     @property

@@ -138,6 +138,7 @@ async def render(
             )
             step = prepared.step
             if step is None:
+                utterance.admission.last_chunk_spoken()  # its audio is still to send, but no batch waits for it
                 break
             if isinstance(step, SpokenChunk):
                 speed = min(high, max(low, options.speed * step.run.rate))
@@ -157,8 +158,8 @@ async def render(
             yield piece
     finally:
         if not finished:
-            # Canceled, disconnected, failed or cut at shutdown: a chunk already on a worker stops now, so the
-            # worker is free for the next utterance, and the next chunk's text work stops with it.
+            # Canceled, disconnected, failed or cut at shutdown: a chunk already in a model call leaves it now (the
+            # call stops if it was its last item), and the next chunk's text work stops with it.
             utterance.interruption.interrupt()
             pipeline.cancel()
 

@@ -88,7 +88,9 @@ class Runtime:
         except Busy as error:
             raise ProtocolError("busy", str(error)) from None
         asked = Request(utterance_id, session_id, options, context, stream_chars, first_chunk)
-        admission = Admission(ticket.release, lambda outcome: self._report(utterance, outcome))
+        admission = Admission(
+            ticket.release, lambda outcome: self._report(utterance, outcome), ticket.last_chunk_spoken
+        )
         utterance = Utterance(asked, admission, text)
         if ssml:
             utterance.parsing = self.scheduler.prepare(

@@ -34,7 +34,7 @@ from kokoro_server.engine.speech_engine import Interrupted, Speech, SpeechEngine
 
 from .text_threads import TextThreads
 
-# A batch's items are within this ratio of each other's length (in tokens), or this many tokens apart.
+# A batch's items are within this ratio of each other's length (tokens over speed), or this many tokens apart.
 LENGTH_SPREAD = 1.5
 LENGTH_SLACK = 16
 
@@ -53,8 +53,9 @@ class ModelJob:
     first: bool = False
 
     @property
-    def length(self) -> int:
-        return self.request.chunk.length
+    def length(self) -> float:
+        """Its input's tokens over its speed: what its frames, and so a batch's padding, follow."""
+        return self.request.chunk.length / self.request.speed
 
 
 @dataclass(frozen=True)
@@ -75,13 +76,27 @@ class _Queued:
 @dataclass
 class Ticket:
     """One admitted utterance's slot, in its lane; ``release`` frees it (an ``admission.Admission`` calls it
-    once)."""
+    once). ``last_chunk_spoken`` says the utterance will bring the model no more chunks, though its audio may
+    still be on its way: a batch stops waiting for its company then."""
 
     scheduler: Scheduler
     lane: str
+    _may_bring: bool = True
+
+    def last_chunk_spoken(self) -> None:
+        if self._may_bring:
+            self._may_bring = False
+            self.scheduler._spoken_out(self.lane)
 
     def release(self) -> None:
+        self.last_chunk_spoken()
         self.scheduler._release(self.lane)
+
+
+def _decrement(counter: Counter[str], lane: str) -> None:
+    counter[lane] -= 1
+    if counter[lane] <= 0:
+        del counter[lane]
 
 
 def _fits(batch: list[_Queued], queued: _Queued) -> bool:
@@ -89,6 +104,21 @@ def _fits(batch: list[_Queued], queued: _Queued) -> bool:
     lengths = [item.job.length for item in batch] + [queued.job.length]
     shortest, longest = min(lengths), max(lengths)
     return longest <= max(LENGTH_SPREAD * shortest, shortest + LENGTH_SLACK)
+
+
+def _speak_each(engine: SpeechEngine, requests: list[SpeechRequest]) -> list[Speech | Exception]:
+    """Each request's speech or error, in one call; if a call of several fails, each alone, so that an item
+    the engine cannot speak fails only itself."""
+    try:
+        results: list[Speech | Exception] = list(engine.speak_batch(requests))
+        if len(results) == len(requests):
+            return results
+        failure: Exception = RuntimeError(f"the engine answered {len(results)} items for {len(requests)}")
+    except Exception as error:
+        failure = error
+    if len(requests) == 1 or isinstance(failure, Interrupted):
+        return [failure] * len(requests)
+    return [result for request in requests for result in _speak_each(engine, [request])]
 
 
 class Scheduler:
@@ -106,6 +136,7 @@ class Scheduler:
         self._forming = asyncio.Lock()  # one worker forms a batch at a time, so company joins one batch
         self._tasks: list[asyncio.Task[None]] = []
         self._active: Counter[str] = Counter()  # admitted utterances by lane
+        self._may_bring: Counter[str] = Counter()  # those of them that may still bring the model a chunk
         self._running = 0
         self.calls = 0  # model calls since start
         self.items = 0  # jobs those calls spoke
@@ -137,12 +168,15 @@ class Scheduler:
         if active >= self.max_active:
             raise Busy(f"the server is at capacity ({active} utterances in progress); retry shortly")
         self._active[lane] += 1
+        self._may_bring[lane] += 1
         return Ticket(self, lane)
 
+    def _spoken_out(self, lane: str) -> None:
+        _decrement(self._may_bring, lane)
+        self._wakeup.set()  # a batch waiting for company may have none left to wait for
+
     def _release(self, lane: str) -> None:
-        self._active[lane] -= 1
-        if self._active[lane] <= 0:
-            del self._active[lane]
+        _decrement(self._active, lane)
 
     async def speak(self, job: ModelJob) -> Spoken:
         """Speak ``job`` in a model call when its lane's turn comes; cancelling withdraws it (from its call,
@@ -198,9 +232,9 @@ class Scheduler:
                 del self._lanes[queued.job.lane]
 
     def _company_possible(self, batch: list[_Queued]) -> bool:
-        """Whether a lane outside ``batch`` has an utterance in progress that may bring a job."""
+        """Whether a lane outside ``batch`` has an utterance in progress that may still bring a job."""
         lanes = {queued.job.lane for queued in batch}
-        return any(lane not in lanes for lane in self._active)
+        return any(lane not in lanes for lane in self._may_bring)
 
     async def _gather(self) -> list[_Queued]:
         """The next batch, waiting for jobs when there are none and, within ``batch_wait``, for company."""
@@ -235,23 +269,18 @@ class Scheduler:
             started = time.perf_counter()
             try:
                 results = await loop.run_in_executor(
-                    self._executor, engine.speak_batch, [queued.job.request for queued in batch]
+                    self._executor, _speak_each, engine, [queued.job.request for queued in batch]
                 )
-            except Exception as error:  # the whole call failed: each job's owner decides what it means
-                for queued in batch:
-                    if not queued.future.done():
-                        queued.future.set_exception(error)
-            else:
-                share = (time.perf_counter() - started) / len(batch)
-                for queued, result in zip(batch, results, strict=True):
-                    if queued.future.done():
-                        continue  # withdrawn while it was spoken
-                    if isinstance(result, Interrupted):
-                        queued.future.set_exception(result)
-                    else:
-                        queued.future.set_result(Spoken(result, share))
             finally:
                 self._running -= len(batch)
+            share = (time.perf_counter() - started) / len(batch)
+            for queued, result in zip(batch, results, strict=True):
+                if queued.future.done():
+                    continue  # withdrawn while it was spoken
+                if isinstance(result, Exception):  # its owner decides what it means (Interrupted: canceled)
+                    queued.future.set_exception(result)
+                else:
+                    queued.future.set_result(Spoken(result, share))
 
     def stats(self) -> dict[str, int]:
         return {

@@ -10,6 +10,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import aiohttp
 import numpy as np
@@ -17,7 +18,7 @@ import pytest
 
 from kokoro_server.engine.fake_engine import FakeEngine
 from kokoro_server.engine.speech_engine import Interrupted, Interruption, Speech, SpeechRequest
-from kokoro_server.serving.scheduler import ModelJob, Scheduler
+from kokoro_server.serving.scheduler import ModelJob, Scheduler, Spoken
 from kokoro_server.settings import ServerSettings
 from tests.local_server import RunningServer, wait_until_idle
 from tests.speech import audio_of, connect, run, until
@@ -179,8 +180,8 @@ async def _job_seconds(scheduler: Scheduler, engine: FakeEngine, lane: str) -> f
     return time.perf_counter() - started
 
 
-@pytest.mark.parametrize("company", [False, True])
-def test_a_batch_waits_for_company_only_while_another_session_speaks_and_never_past_the_bound(company: bool) -> None:
+@pytest.mark.parametrize("company", ["none", "speaking", "spoken"])
+def test_a_batch_waits_for_company_only_while_another_session_speaks_and_never_past_the_bound(company: str) -> None:
     engine = FakeEngine(max_batch=4)
 
     async def scenario() -> float:
@@ -188,14 +189,67 @@ def test_a_batch_waits_for_company_only_while_another_session_speaks_and_never_p
         scheduler.start(engine, workers=1, batch_wait_seconds=BOUND_S)
         try:
             scheduler.admit("lone")
-            if company:
-                scheduler.admit("other")  # another session has an utterance in progress, but no chunk ready
+            if company != "none":
+                other = scheduler.admit("other")  # another session has an utterance in progress, no chunk ready
+                if company == "spoken":
+                    other.last_chunk_spoken()  # its audio is still on its way, but it brings no more chunks
             return await _job_seconds(scheduler, engine, "lone")
         finally:
             await scheduler.stop()
 
     seconds = asyncio.run(scenario())
-    if company:
+    if company == "speaking":
         assert BOUND_S * 0.9 <= seconds < BOUND_S * 3  # it waited, and stopped waiting at the bound
     else:
-        assert seconds < BOUND_S / 2  # a lone session never waits
+        assert seconds < BOUND_S / 2  # a lone session never waits, nor one whose company has nothing to say
+
+
+def test_an_item_the_engine_refuses_fails_alone_and_the_others_in_its_call_are_spoken() -> None:
+    engine = FakeEngine(max_batch=3)
+    texts = ["One for the first caller.", "One the engine refuses.", "One for the third caller."]
+
+    async def scenario(scheduler: Scheduler) -> list[Spoken | BaseException]:
+        scheduler.start(engine, workers=1, batch_wait_seconds=BOUND_S * 10)  # full at three: it never waits
+        try:
+            jobs = []
+            for lane, text in enumerate(texts):
+                scheduler.admit(str(lane))
+                chunk = engine.prepare(text, "af_heart")
+                if "refuses" in text:
+                    chunk = replace(chunk, voice="xx_nobody")  # a voice the engine does not have
+                jobs.append(ModelJob(str(lane), SpeechRequest(chunk, 1.0, Interruption()), first=True))
+            return await asyncio.gather(*(scheduler.speak(job) for job in jobs), return_exceptions=True)
+        finally:
+            await scheduler.stop()
+
+    scheduler = Scheduler(max_active=8)
+    first, refused, third = asyncio.run(scenario(scheduler))
+    assert (scheduler.calls, scheduler.items) == (1, 3)  # one call for the three, which the engine refused whole
+    assert engine.batches == [[text] for text in texts[::2]]  # then each alone: the two it speaks
+    assert isinstance(refused, ValueError) and "xx_nobody" in str(refused), refused
+    assert isinstance(first, Spoken) and isinstance(third, Spoken)
+    assert first.speech.audio.tobytes() == FakeEngine().synthesize(texts[0], "af_heart").audio.tobytes()
+
+
+@pytest.mark.parametrize(("speeds", "calls"), [((1.0, 1.0), 1), ((0.5, 2.0), 2)])
+def test_a_batch_groups_chunks_by_how_long_they_sound_so_speed_counts(speeds: tuple[float, float], calls: int) -> None:
+    engine = FakeEngine(max_batch=2)
+    text = "The same words at two speeds."
+
+    async def scenario() -> None:
+        scheduler = Scheduler(max_active=8)
+        jobs = [
+            asyncio.create_task(
+                scheduler.speak(ModelJob(lane, SpeechRequest(engine.prepare(text, "af_heart"), speed, Interruption())))
+            )
+            for lane, speed in zip("ab", speeds, strict=True)
+        ]
+        await asyncio.sleep(0)  # both queued before a worker looks
+        scheduler.start(engine, workers=1)
+        try:
+            await asyncio.gather(*jobs)
+        finally:
+            await scheduler.stop()
+
+    asyncio.run(scenario())
+    assert len(engine.batches) == calls  # the same tokens at 4x the speed are a quarter of the frames

@@ -42,8 +42,16 @@ def settings_from_environment[Settings: BaseModel](
     except ValidationError as invalid:
         lines = [
             f"{prefix}{problem.where.upper()}={problem.value!r} is invalid: {problem.message}"
+            + _meaning(model, problem.where)
             if problem.where
             else problem.message  # a rule across variables: its message names them
             for problem in problems(invalid)
         ]
         raise error("; ".join(lines)) from None
+
+
+def _meaning(model: type[BaseModel], where: str) -> str:
+    """What the field means, from its description, so the message says what a value does as well as what
+    values are allowed."""
+    field = model.model_fields.get(where)
+    return f" ({field.description})" if field is not None and field.description else ""

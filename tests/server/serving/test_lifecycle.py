@@ -180,6 +180,8 @@ def test_an_invalid_server_wide_lexicon_is_a_clear_fatal_error(embedded_model_di
         ("KOKORO_CUDNN_CONV_ALGO_SEARCH", "FASTEST", "KOKORO_CUDNN_CONV_ALGO_SEARCH='FASTEST' is invalid"),
         ("KOKORO_DRAIN_SECONDS", "60", "KOKORO_DRAIN_SECONDS='60' is invalid"),
         ("KOKORO_ENGINE_SLOWDOWN", "0.5", "KOKORO_ENGINE_SLOWDOWN='0.5' is invalid"),
+        # What is allowed, and what the setting does (its 0 included):
+        ("KOKORO_MAX_BATCH", "100", "less than or equal to 64 (chunks one model call speaks, across sessions; 0:"),
     ],
 )
 def test_invalid_setting_exits_2_naming_it(embedded_model_dir, variable, value, expected):

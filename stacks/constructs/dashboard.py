@@ -31,8 +31,9 @@ class EndpointDashboard(Construct):
                 [cw.AlarmStatusWidget(title="Alarms", alarms=alarms, width=3 * WIDTH, height=3)],
                 [
                     graph(
-                        "Concurrency (scaling metric) and bidi sessions",
+                        "Concurrency (scaling metric), bidi sessions and batching",
                         [m.concurrency("Average"), m.concurrency("Maximum"), m.sessions()],
+                        [m.batch_size()],
                     ),
                     graph("Server time to first audio (ms)", [m.time_to_first_audio(s) for s in ("p50", "p95", "p99")]),
                     graph(

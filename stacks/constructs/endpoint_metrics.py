@@ -103,6 +103,11 @@ class EndpointMetrics:
     def sessions(self) -> cw.Metric:
         return self._server(server_metrics.SESSIONS, "Average", "bidi sessions per instance")
 
+    def batch_size(self) -> cw.Metric:
+        """Chunks per model call in the busiest load sample (each sample is its calls' mean; an idle one
+        reports 0, which an average over samples would mix in)."""
+        return self._server(server_metrics.BATCH_SIZE, "Maximum", "chunks per model call (busiest sample)")
+
     def ready_instances(self) -> cw.MathExpression:
         """Servers that are ready: each sends LOAD_SAMPLES_PER_MINUTE load samples a minute while it is."""
         samples = self._server(server_metrics.QUEUE_DEPTH, "SampleCount", "load samples")

@@ -296,6 +296,7 @@ def test_dashboard_charts_this_endpoint_and_variant(scaled: Assembly) -> None:
         server_metrics.TIME_TO_FIRST_AUDIO,
         server_metrics.QUEUE_DEPTH,
         server_metrics.SESSIONS,
+        server_metrics.BATCH_SIZE,
     }
     (alarm_widget,) = [w for w in body["widgets"] if w["properties"].get("title") == "Alarms"]
     alarm_ids = {v for v in alarm_widget["properties"]["alarms"]}

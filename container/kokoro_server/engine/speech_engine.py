@@ -187,23 +187,6 @@ class BatchCall:
         self.close()
 
 
-@contextmanager
-def interruptible(*watches: Interruption | None) -> Iterator[Call]:
-    """A call that any of ``watches`` can stop; a stopped call raises ``Interrupted`` (whatever else it raised)."""
-    call = Call()
-    with ExitStack() as stack:
-        for watch in watches:
-            if watch is not None:
-                stack.enter_context(watch.watching(call))
-        try:
-            yield call
-        except Exception:
-            if not call.stopped:
-                raise
-        if call.stopped:
-            raise Interrupted("interrupted during the inference call")
-
-
 class SpeechEngine(Protocol):
     """Text in, float32 mono audio at ``sample_rate`` out, one chunk per call, from worker threads."""
 

@@ -7,10 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-
 from kokoro_server.engine.fake_engine import FakeEngine
-from kokoro_server.engine.speech_engine import Call, Interrupted, Interruption, interruptible
+from kokoro_server.engine.speech_engine import BatchCall, Call, Interrupted, Interruption
 
 
 def test_a_callback_registered_after_the_stop_runs_at_once_and_each_runs_once() -> None:
@@ -24,21 +22,25 @@ def test_a_callback_registered_after_the_stop_runs_at_once_and_each_runs_once() 
 
 def test_a_call_under_two_interruptions_is_stopped_by_either_and_leaves_both_when_done() -> None:
     mine, server = Interruption(), Interruption()
-    with interruptible(mine, server) as call:
+    with BatchCall(server, [mine]) as batch:
         assert mine.in_flight == server.in_flight == 1
-    assert mine.in_flight == server.in_flight == 0 and not call.stopped
-    with pytest.raises(Interrupted), interruptible(mine, server) as call:
+    assert mine.in_flight == server.in_flight == 0 and not batch.call.stopped
+    with BatchCall(server, [mine]) as batch:
         assert server.interrupt() == 1
-        assert call.stopped
-    with pytest.raises(Interrupted, match="before the inference call started"), interruptible(mine, server):
-        pass  # the server's interruption stays: later calls under it are refused
+        assert batch.items[0].stopped and batch.call.stopped
+    with BatchCall(server, [mine]) as batch:
+        assert batch.live == [] and batch.call.stopped  # the server's interruption stays: later calls are refused
 
 
-def test_an_error_raised_by_a_stopped_call_is_its_interruption() -> None:
-    interruption = Interruption()
-    with pytest.raises(Interrupted), interruptible(interruption):
-        interruption.interrupt()
-        raise RuntimeError("what a runtime raises when its run is terminated")
+def test_an_item_interrupted_leaves_the_call_which_stops_when_its_last_item_does() -> None:
+    first, second = Interruption(), Interruption()
+    with BatchCall(Interruption(), [first, second]) as batch:
+        assert first.interrupt() == 1
+        assert batch.items[0].stopped and not batch.call.stopped  # the other is still being spoken
+        assert second.interrupt() == 1
+        assert batch.items[1].stopped and batch.call.stopped  # its last item gone, the call stops
+    with BatchCall(Interruption(), [first, Interruption()]) as batch:
+        assert batch.live == [1] and batch.items[0].stopped and not batch.call.stopped  # refused before: not in it
 
 
 def test_the_fake_engines_call_in_flight_stops_when_interrupted() -> None:

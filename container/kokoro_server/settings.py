@@ -30,7 +30,11 @@ class ServerSettings(BaseModel):
     device: Device = "auto"
     cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"
     workers: int = Field(
-        0, ge=0, le=64, description="engine worker threads; 0: 4 on a GPU, one per two available cores on a CPU"
+        0,
+        ge=0,
+        le=64,
+        description="engine worker threads; 0: on a GPU 2 when it batches, else 4; one per two available cores on "
+        "a CPU",
     )
     max_active_utterances: int = Field(
         0,

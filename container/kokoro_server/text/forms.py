@@ -87,6 +87,16 @@ class Times:
 @dataclass(frozen=True)
 class Dimensions:
     sides: tuple[Number, ...]  # "1920x1080", "5 x 7"
+    unit: str | None = None  # "10' x 12'": in feet
+    before_noun: bool = False  # "a 10' x 12' room": a ten-by-twelve-foot room
+
+
+@dataclass(frozen=True)
+class FeetInches:
+    """A height or a length in feet and inches: "5'4\"", "6 ft 1 in"."""
+
+    feet: Number
+    inches: Number
 
 
 @dataclass(frozen=True)
@@ -113,13 +123,15 @@ class Date:
 
 @dataclass(frozen=True)
 class Year:
-    value: str
+    value: str  # four digits, or two after an apostrophe ("'69": short)
+    short: bool = False
 
 
 @dataclass(frozen=True)
 class Decade:
     decade: str  # "90"
     century: str | None = None  # "19"
+    after_article: bool = False  # Spanish "los 1980s": said "los años ochenta" without a second article
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,17 @@ class Time:
     meridiem: str | None = None  # "am" or "pm"
     zone: str | None = None  # "EST"
     twenty_four: bool = False  # written with a leading zero or past 12: "09:00", "14:30"
+
+
+@dataclass(frozen=True)
+class Duration:
+    """How long, written as a clock is ("finished in 21:34", "took 2:05:33"): minutes and seconds, or hours,
+    minutes and seconds."""
+
+    hours: int | None
+    minutes: int
+    seconds: int
+    fraction: str | None = None  # tenths of a second and less: "1:59.4"
 
 
 @dataclass(frozen=True)
@@ -230,7 +253,7 @@ class Joined:
 
 
 Form = (
-    Number | Ordinal | Fraction | Scaled | Money | Percent | Measure | Per | Times | Dimensions | Range | Signed
-    | Date | Year | Decade | Time | Period | Telephone | Electronic | Dotted | Code | Roman | Address | Word | Said
-    | Letters | Symbol | Joined
+    Number | Ordinal | Fraction | Scaled | Money | Percent | Measure | Per | Times | Dimensions | FeetInches | Range
+    | Signed | Date | Year | Decade | Time | Duration | Period | Telephone | Electronic | Dotted | Code | Roman
+    | Address | Word | Said | Letters | Symbol | Joined
 )  # fmt: skip

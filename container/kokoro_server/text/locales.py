@@ -53,7 +53,13 @@ class Locale:
 
     def keeps_dot(self, word: str) -> bool:
         """Whether ``word``, ending in a dot, is an abbreviation whose dot is its own ("etc.", "Jan.")."""
-        return word in self.abbreviations or word[:-1] in self.months or word[:-1] in self.weekdays
+        if word in self.abbreviations or word[:-1] in self.months or word[:-1] in self.weekdays:
+            return True
+        short = word[:-1]  # a unit's short form ("ft.", "oz.", "sq. ft."): its dot is its own
+        return len(short) >= 2 and short.isalpha() and (short in self.units or short.lower() in _UNIT_HEADS)
+
+
+_UNIT_HEADS = frozenset({"sq", "cu", "fl"})  # the first words of units written in two: "sq. ft.", "fl. oz."
 
 
 @cache
@@ -68,13 +74,15 @@ def _folded(locale: Locale) -> dict[str, str]:
     return {written: key for written, key in folded.items() if key is not None}
 
 
-_ENGLISH_ORDINAL = re.compile(r"(?P<n>\d{1,15})(?:st|nd|rd|th)", re.IGNORECASE)
+# Ordinals, with their thousands grouped as the language groups them ("2,000th", "1.000.º").
+_ENGLISH_ORDINAL = re.compile(r"(?P<n>\d{1,3}(?:,\d{3}){1,4}|\d{1,15})(?:st|nd|rd|th)", re.IGNORECASE)
+_DOTTED = r"\d{1,3}(?:\.\d{3}){1,4}"
 _ORDINALS = {
     # "1.º", "2.ª", and "3o", "3a" as informal text writes them (only after a number of one or two digits).
-    "es": re.compile(r"(?P<n>\d{1,4})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{1,2})(?:o|(?P<feminine2>a))"),
-    "pt_BR": re.compile(r"(?P<n>\d{1,4})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{1,2})(?:o|(?P<feminine2>a))"),
-    "it": re.compile(r"(?P<n>\d{1,4})\.?(?:º|°|(?P<feminine>ª))"),
-    "fr": re.compile(r"(?P<n>\d{1,4})(?:er|e|ème|ième|(?P<feminine>re|ère))"),
+    "es": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"),
+    "pt_BR": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"),
+    "it": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|°|(?P<feminine>ª))"),
+    "fr": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})(?:er|e|ème|ième|(?P<feminine>re|ère))"),
 }
 
 
@@ -120,7 +128,7 @@ def locale_of(language: str) -> Locale | None:
             units=_synonyms(romance.UNIT_WORDS[lang]),
             currencies=romance.CURRENCY_SIGNS,
             cents={},
-            scales=romance.WRITTEN_SCALES,
+            scales=romance.WRITTEN_SCALES[lang],
             abbreviations=romance.ADDRESS_WORDS[lang],
             titles=frozenset(),
             months=_month_names(romance.MONTHS[lang].split(), short=False),

@@ -44,7 +44,7 @@ def normalize(text: str, language: str = "en-us") -> str:
         lead = first.lead if span.lead is None else span.lead
         words = say(span.form)
         end = _sentence_end(text, tokens, span)
-        said.append(f"{lead}{words}{end}{last.trail if span.trail else ''}")
+        said.append(f"{lead}{words}{end}{last.trail[span.trail_read :] if span.trail else ''}")
     said.append(text[position:])
     return "".join(said)
 

@@ -19,7 +19,9 @@ from .forms import (
     Decade,
     Dimensions,
     Dotted,
+    Duration,
     Electronic,
+    FeetInches,
     Form,
     Fraction,
     Joined,
@@ -48,6 +50,7 @@ from .words_english import (
     BRITISH_SPELLINGS,
     COMPASS,
     CURRENCIES,
+    DURATION_WORDS,
     FRACTION_DENOMINATORS,
     MONTHS,
     PER_WORDS,
@@ -175,7 +178,17 @@ def _(form: Times, british: bool) -> str:
 
 
 @_say.register
+def _(form: FeetInches, british: bool) -> str:
+    return f"{say(form.feet, british)} foot {say(form.inches, british)}"  # "5'4\"": five foot four
+
+
+@_say.register
 def _(form: Dimensions, british: bool) -> str:
+    if form.unit is not None:  # "10' x 12'": ten by twelve feet; before its noun, ten-by-twelve-foot
+        size = " by ".join(say(side, british) for side in form.sides)
+        if form.before_noun:
+            return f"{size}-{unit_words(form.unit, False, british)}".replace(" ", "-")
+        return f"{size} {unit_words(form.unit, True, british)}"
     sides = []
     for side in form.sides:
         if side.fraction is None and len(side.whole) == 4 and side.whole[0] != "0" and side.whole[2] != "0":
@@ -190,9 +203,15 @@ def _(form: Range, british: bool) -> str:
     low, high = form.low, form.high
     if isinstance(low, (Money, Percent, Measure)) and isinstance(high, Number):
         high = _with_amount(low, high)  # "$10-20": ten to twenty dollars
-    if isinstance(high, (Money, Percent, Measure)) and _unit_of(low) in (None, _unit_of(high)):
+    if isinstance(high, (Money, Percent, Measure)) and _unit_of(low) in (None, _unit_of(high)) and not _cents(low):
         return f"{say(_amount_of(low), british)} to {say(high, british)}"
     return f"{say(low, british)} to {say(high, british)}"
+
+
+def _cents(form: Form) -> bool:
+    """Money written with its cents ("$1.50"): said whole on the low side of a range too."""
+    amount = form.amount if isinstance(form, Money) else None
+    return isinstance(amount, Number) and amount.fraction is not None and len(amount.fraction) <= 2
 
 
 def _unit_of(form: Form) -> tuple[str, str] | None:
@@ -241,12 +260,20 @@ def _(form: Date, british: bool) -> str:
 
 @_say.register
 def _(form: Year, british: bool) -> str:
+    if form.short:  # "'69": sixty-nine, "'05": oh five, "'00": two thousand
+        if form.value == "00":
+            return "two thousand"
+        return f"oh {spoken.DIGITS[int(form.value[1])]}" if form.value[0] == "0" else spoken.cardinal(form.value)
     return spoken.year(form.value, british)
 
 
 @_say.register
 def _(form: Decade, british: bool) -> str:
-    said = spoken.cardinal(form.decade, british) if form.decade != "00" else "thousand"
+    if form.decade == "00":  # "1900s": nineteen hundreds; "2000s": two thousands; "'00s": noughties in Britain
+        if form.century is None:
+            return "noughties" if british else "two thousands"
+        return "two thousands" if form.century == "20" else f"{spoken.cardinal(form.century, british)} hundreds"
+    said = spoken.cardinal(form.decade, british)
     said = said[:-1] + "ies" if said.endswith("y") else said + "s"
     return f"{spoken.cardinal(form.century, british)} {said}" if form.century else said
 
@@ -274,6 +301,20 @@ def _(form: Time, british: bool) -> str:
     if form.second:
         said += f" and {spoken.cardinal(form.second)} second{'s' if form.second != 1 else ''}"
     return f"{said} {spoken.letters(form.zone)}" if form.zone else said
+
+
+@_say.register
+def _(form: Duration, british: bool) -> str:
+    """ "21:34": twenty-one minutes and thirty-four seconds; "2:05:33": two hours, five minutes and thirty-three
+    seconds; "3:59.4": three minutes and fifty-nine point four seconds."""
+    parts = []
+    for value, unit in ((form.hours or 0, "hour"), (form.minutes, "minute"), (form.seconds, "second")):
+        fraction = form.fraction if unit == "second" else None
+        if value or (unit == "second" and fraction) or (unit == "minute" and not form.hours and not form.seconds):
+            one, many = DURATION_WORDS[unit]
+            amount = spoken.decimal(f"{value}.{fraction}", british) if fraction else spoken.cardinal(value, british)
+            parts.append(f"{amount} {one if value == 1 and not fraction else many}")
+    return ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]
 
 
 @_say.register

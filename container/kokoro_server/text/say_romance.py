@@ -23,6 +23,7 @@ from .forms import (
     Dimensions,
     Dotted,
     Electronic,
+    FeetInches,
     Form,
     Fraction,
     Joined,
@@ -50,7 +51,7 @@ from .say_codes import Speller, code, digits, electronic, telephone
 from .tokens import sayable
 
 MAX_DIGITS = 15  # longer numbers are said digit by digit (an account number, not an amount)
-_SCALE_KEYS = {"thousand": "k", "million": "M", "billion": "B"}
+_SCALE_KEYS = {"thousand": "k", "million": "M", "billion": "B", "trillion": "T"}
 
 
 def say(form: Form, lang: str) -> str:
@@ -158,11 +159,22 @@ def _(form: Money, lang: str) -> str:
     whole, hundredths = int(amount.whole or "0"), int((amount.fraction or "0").ljust(2, "0"))
     if whole and whole % 1_000_000 == 0 and not hundredths:  # "12 000 000 €": douze millions d'euros
         return sign + _scaled(Scaled(Number(str(whole // 1_000_000)), "million"), lang, many)
-    said = f"{cardinal(whole, lang)} {one if whole == 1 else many}" if whole or not hundredths else ""
+    said = f"{_before_noun(whole, lang)} {one if whole == 1 else many}" if whole or not hundredths else ""
     if hundredths:
-        cents_said = f"{cardinal(hundredths, lang)} {cent if hundredths == 1 else cents}"
+        cents_said = f"{_before_noun(hundredths, lang)} {cent if hundredths == 1 else cents}"
         said = f"{said} {words.JOIN[lang]} {cents_said}" if said else cents_said
     return sign + said
+
+
+def _before_noun(number: int, lang: str) -> str:
+    """A count before a masculine noun: Spanish and Italian shorten a final "uno" ("un euro", "veintiún
+    dólares", "ventun euro" is not written: Italian keeps "ventuno euro")."""
+    said = cardinal(number, lang)
+    if lang == "es":
+        return re.sub(r"veintiuno$", "veintiún", re.sub(r"\buno$", "un", said))
+    if lang == "it" and said == "uno":
+        return "un"
+    return said
 
 
 @_say.register
@@ -201,14 +213,22 @@ def _(form: Times, lang: str) -> str:
 
 @_say.register
 def _(form: Dimensions, lang: str) -> str:
-    return f" {words.BY[lang]} ".join(number_words(side, lang) for side in form.sides)
+    sides = f" {words.BY[lang]} ".join(number_words(side, lang) for side in form.sides)
+    return f"{sides} {words.UNIT_WORDS[lang][form.unit][1]}" if form.unit else sides
+
+
+@_say.register
+def _(form: FeetInches, lang: str) -> str:
+    feet, inches = Measure(form.feet, "′"), Measure(form.inches, "″")
+    return f"{say(feet, lang)} {words.AND[lang]} {say(inches, lang)}"
 
 
 @_say.register
 def _(form: Range, lang: str) -> str:
     low, high = form.low, form.high
-    if isinstance(low, (Money, Percent, Measure)) and type(low) is type(high):
-        low = low.amount  # "10-20 %": diez a veinte por ciento
+    cents = isinstance(low, Money) and isinstance(low.amount, Number) and low.amount.fraction is not None
+    if isinstance(low, (Money, Percent, Measure)) and type(low) is type(high) and not cents:
+        low = low.amount  # "10-20 %": diez a veinte por ciento; "1,50-2,75 €" is said whole on both sides
     return f"{say(low, lang)} {words.TO[lang]} {say(high, lang)}"
 
 
@@ -241,13 +261,16 @@ def _(form: Date, lang: str) -> str:
 
 @_say.register
 def _(form: Year, lang: str) -> str:
-    return cardinal(form.value, lang)
+    return cardinal(form.value, lang)  # "'70": setenta
 
 
 @_say.register
 def _(form: Decade, lang: str) -> str:
-    decade = cardinal(f"{form.century or '19'}{form.decade}", lang)
-    return f"{_DECADES[lang]} {decade}"
+    # "1980s" is "los años ochenta", "2000s" "los años dos mil", "2010s" "los años dos mil diez": the decade
+    # alone in the twentieth century, as "los años 80" is written and said.
+    century = form.century or "19"
+    decade = cardinal(form.decade if century == "19" and form.decade != "00" else f"{century}{form.decade}", lang)
+    return f"{_DECADES[lang].split()[-1] if form.after_article else _DECADES[lang]} {decade}"
 
 
 _DECADES = {"es": "los años", "fr": "les années", "it": "gli anni", "pt_BR": "os anos"}

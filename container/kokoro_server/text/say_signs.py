@@ -19,6 +19,7 @@ from .forms import (
     Dimensions,
     Dotted,
     Electronic,
+    FeetInches,
     Form,
     Fraction,
     Joined,
@@ -142,7 +143,13 @@ def _(form: Times, language: str) -> str:
 
 @_say.register
 def _(form: Dimensions, language: str) -> str:
-    return f" {words.BY[language]} ".join(digits_of(side) for side in form.sides)
+    sides = f" {words.BY[language]} ".join(digits_of(side) for side in form.sides)
+    return _joined(language, sides, words.UNITS[language][form.unit]) if form.unit else sides
+
+
+@_say.register
+def _(form: FeetInches, language: str) -> str:
+    return _joined(language, say(Measure(form.feet, "′"), language), say(Measure(form.inches, "″"), language))
 
 
 @_say.register
@@ -174,7 +181,8 @@ def _(form: Date, language: str) -> str:
 
 @_say.register
 def _(form: Year, language: str) -> str:
-    return f"{form.value}年" if language == "ja" else form.value
+    value = f"19{form.value}" if form.short and form.value >= "30" else f"20{form.value}" if form.short else form.value
+    return f"{value}年" if language == "ja" else value
 
 
 @_say.register

@@ -237,7 +237,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(list(WEEKDAYS), pattern_rule(rf"(?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})+)", _weekdays))
     add(
         "on|by|from|till|next|last|this|every|until",
-        pattern_rule(rf"(?P<word>[A-Za-z]+) (?P<days>{_DAY})(?!\w)", _day_after),
+        pattern_rule(rf"(?P<word>[A-Za-z]+) (?P<days>{_DAY})(?!\w|,?\s+\d{{1,2}}/\d)", _day_after),
     )
     add(
         list(ADDRESS_UNITS),

@@ -9,7 +9,21 @@ from __future__ import annotations
 import calendar
 import re
 
-from .forms import Code, Date, Decade, Dimensions, Dotted, Electronic, Form, Number, Period, Range, Telephone, Times
+from .forms import (
+    Code,
+    Date,
+    Decade,
+    Dimensions,
+    Dotted,
+    Electronic,
+    Form,
+    Number,
+    Period,
+    Range,
+    Telephone,
+    Times,
+    Year,
+)
 from .locales import Locale
 
 # Top-level domains a web address ends in (and every two-letter country code).
@@ -23,11 +37,14 @@ _URL = re.compile(
     r"(?:(?P<scheme>https?|ftp)://)?(?P<host>(?:[\w-]{1,63}\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?::\d{1,5})?"
     r"(?P<path>[/?#][^\s]{0,300})?",
 )
+_SCHEMED = re.compile(
+    r"(?:https?|ftp|wss?|sftp)://[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}(?::\d{1,5})?(?:[/?#][^\s]{0,300})?", re.IGNORECASE
+)
 _HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
 _HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
 _HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
 _PHONE = re.compile(
-    r"(?P<plus>\+)?(?:(?P<country>\d{1,3})[-.])?(?:\((?P<area1>\d{3})\)|(?P<area2>\d{3}))[-.]?"
+    r"(?P<plus>\+)?(?:(?P<country>\d{1,3})[-.]|(?P<country2>\d{1,3})(?=\())?(?:\((?P<area1>\d{3})\)|(?P<area2>\d{3}))[-.]?"
     r"(?P<exchange>\d{3})[-.](?P<line>\d{4})"
     r"|(?P<local>[2-9]\d{2}-\d{4})"
     r"|(?P<intl>\+\d{1,3}(?:[-.]\d{1,4}){2,5})"
@@ -35,7 +52,9 @@ _PHONE = re.compile(
 _ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
 _NUMERIC_DATE = re.compile(r"(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|(?<=/)\d{2})")
 _RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
-_DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)s|['’](?P<short>\d0)s")
+# "1980s", "1980's", "80s", "'90s", "’90's"; a year of two digits after an apostrophe ("'69", "class of '98").
+_DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)['’]?s|['’](?P<short>\d0)['’]?s")
+_SHORT_YEAR = re.compile(r"['’](?P<year>\d\d)")
 _TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
 _DIMENSIONS = re.compile(r"\d{1,5}(?:\.\d{1,2})?(?:[x×]\d{1,5}(?:\.\d{1,2})?){1,2}")
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
@@ -54,14 +73,25 @@ def electronic(core: str) -> Form | None:
         if (match := _HASH_CODE.fullmatch(core)) is not None:
             return Code(match["code"], number_sign=True)
         return Electronic(core, "hashtag") if _HASHTAG.fullmatch(core) else None
+    if _SCHEMED.fullmatch(core):
+        return Electronic(core, "url")  # "https://foo.bar.zz/x", "http://localhost:8080": any host after a scheme
     match = _URL.fullmatch(core)
-    if match is None or match["tld"].lower() not in TLDS:
+    if match is None:
         return None
     labels = match["host"].split(".")
     plain = not match["scheme"] and labels[0].lower() != "www" and not match["path"]
     if plain and (any(len(label) < 2 for label in labels) or labels[-1].isupper() or _numbers(labels)):
         return None  # "e.g", "A.B", "3.5.US" are not addresses
+    if match["tld"].lower() not in TLDS and not (match["path"] or labels[0].lower() == "www" or _lower(labels)):
+        return None  # a top-level domain nobody knows, in a token that may be a typo ("done.Next")
     return Electronic(core, "url")
+
+
+def _lower(labels: list[str]) -> bool:
+    """Labels as a new top-level domain's address is written: lower case, two letters or more ("acme.travel")."""
+    return all(len(label) >= 2 and label == label.lower() and label[0].isalnum() for label in labels) and (
+        labels[-1].isalpha()
+    )
 
 
 def _numbers(labels: list[str]) -> bool:
@@ -89,6 +119,8 @@ def dated(core: str, locale: Locale) -> Form | None:
         return _date(year, month, day, day_first=locale.day_first)
     if (match := _DECADE.fullmatch(core)) is not None:
         return Decade(match["decade"] or match["short"], match["century"])
+    if (match := _SHORT_YEAR.fullmatch(core)) is not None:
+        return Year(match["year"], short=True)
     return None
 
 

@@ -53,6 +53,7 @@ class Span:
     # Where a final dot the span read ("p.m.", "St.") also ends a sentence: before a capital or at the end
     # of the text ("capital"), only at the end ("end": "Jr. Day" is one sentence), or never ("Dr. Patel").
     dot: str = "capital"
+    trail_read: int = 0  # characters of the last token's trailing punctuation the form read ("12\"": the mark)
 
 
 @dataclass
@@ -63,11 +64,24 @@ class Reading:
     tokens: list[Token]
     locale: Locale
     _ends: dict[int, tuple[int, bool]] = field(default_factory=dict)
+    _open_quotes: list[int] = field(default_factory=list)  # per token: quotations open before its core
 
     def __post_init__(self) -> None:
         for index, token in enumerate(self.tokens):
             self._ends.setdefault(token.end, (index, False))
             self._ends[token.start + len(token.lead) + len(token.core)] = (index, True)
+
+    def quotation_open(self, index: int) -> bool:
+        """Whether a double quote opened before token ``index``'s core is not yet closed: quotes at a token's start
+        less those that close them at a token's end (one after a digit closes an open quotation, else it is an
+        inch mark). One pass, once."""
+        if not self._open_quotes:
+            balance = 0
+            for token in self.tokens:
+                balance += token.lead.count('"') + token.lead.count("“")
+                self._open_quotes.append(balance)
+                balance = max(0, balance - token.trail.count('"') - token.trail.count("”"))
+        return self._open_quotes[index] > 0
 
     def core(self, index: int) -> str:
         return self.tokens[index].core if 0 <= index < len(self.tokens) else ""
@@ -138,7 +152,7 @@ def _glued_phone(match: re.Match[str], reading: Reading, index: int) -> Form | N
 
 
 def _meridiem(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    written = match["clock"]
+    written = match["clock"].replace(".", ":")  # "1.59 p.m.", as Britain writes it
     hour, _, minute = written.partition(":")
     if not hour.isdigit() or not 1 <= int(hour) <= 12 or (minute and not (minute.isdigit() and int(minute) < 60)):
         return None
@@ -155,11 +169,15 @@ def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
 
 
 def _money_apart(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """An amount and its currency written apart, either way round: "12,99 €", "20 USD", "€ 42,97", "USD 250"."""
+    """An amount and its currency written apart, either way round: "12,99 €", "20 USD", "€ 42,97", "USD 250",
+    with a magnitude before the sign or after the amount ("2,5 M€", "R$ 4 bilhões", "C$ 4 million")."""
     amount = _amount(match["n"], reading)
     sign = match["sign"]
     if amount is None or sign not in reading.locale.currencies:
         return None
+    scale = match.groupdict().get("glued") or match.groupdict().get("scale")
+    if scale and isinstance(amount, Number):
+        amount = Scaled(amount, reading.locale.scales[scale])
     money = _per(Money(amount, reading.locale.currencies[sign], sign=sign), match, reading)
     return Signed(match["q"], money) if match["q"] and money is not None else money
 
@@ -305,7 +323,7 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
     """The rules whose span starts at a number or a sign: telephone numbers, amounts, measures, times..."""
     units = "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
     signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
-    scales = "|".join(re.escape(scale) for scale in locale.scales if len(scale) > 2) or "(?!)"
+    scales = _scale_words(locale)
     months = "|".join(re.escape(month) for month in sorted(locale.months, key=len, reverse=True)) or "(?!)"
     number = _number_pattern(locale)
     value = rf"{QUALIFIER}?(?:{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
@@ -315,14 +333,16 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
         ),
         pattern_rule(
-            rf"(?P<clock>\d{{1,2}}(?::[0-5]\d)?)(?:{_GAP})?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
+            rf"(?P<clock>\d{{1,2}}(?:[:.][0-5]\d)?)(?:{_GAP})?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
             rf"(?:{_GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
             _meridiem,
             flags=re.IGNORECASE,
         ),
         pattern_rule(rf"(?P<clock>\S{{3,12}}?){_GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
         pattern_rule(
-            rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){_GAP}(?P<sign>{signs})(?:/(?P<per>\w{{1,10}}))?",
+            rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){_GAP}(?:(?P<scale>{scales}){_GAP})?"
+            rf"(?P<glued>{_glued_scales(locale)})?(?P<sign>{signs})"
+            rf"(?:/(?P<per>\w{{1,10}}))?",
             _money_apart,
         ),
         pattern_rule(rf"(?P<n>\S{{1,24}}?){_GAP}(?P<scale>{scales})", _scale_word),
@@ -330,7 +350,7 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
         pattern_rule(
             rf"(?P<low>{number})(?:{_GAP})?%(?:{_GAP})?[-–—](?:{_GAP})?(?P<high>{number})(?:{_GAP})?%", _percent_range
         ),
-        pattern_rule(rf"(?P<n>{value}){_GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)", _measure),
+        pattern_rule(rf"(?P<n>{value}){_GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
         pattern_rule(r"(?P<whole>\d{1,3})" + _GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
         pattern_rule(rf"(?P<low>\S{{1,24}}?){_GAP}[-–—]{_GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
         pattern_rule(rf"\d{{1,5}}(?:{_GAP}[x×]{_GAP}\d{{1,5}}){{1,2}}", _spaced_dimensions),
@@ -361,10 +381,25 @@ def _number_pattern(locale: Locale) -> str:
 PERIOD_YEAR = pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){_GAP}(?P<year>(?:19|20)\d\d)", _period_year)
 
 
+def _scale_words(locale: Locale) -> str:
+    """The magnitudes written as words after an amount ("million", "bilhões", "mil millones"), longest first."""
+    words = sorted((scale for scale in locale.scales if len(scale) > 2 or scale in ("mi", "bi")), key=len, reverse=True)
+    return "|".join(re.escape(scale) for scale in words) or "(?!)"
+
+
+def _glued_scales(locale: Locale) -> str:
+    """The magnitudes written glued to a currency sign after an amount ("2,5 M€", "3 Md€")."""
+    letters = [scale for scale in locale.scales if len(scale) <= 3 and scale[0].isupper()]
+    return "|".join(re.escape(scale) for scale in sorted(letters, key=len, reverse=True)) or "(?!)"
+
+
 def _all_units(locale: Locale) -> list[str]:
     written = set(locale.units) | set(locale.spaced_units)
-    written |= {unit.upper() for unit in locale.units if len(unit) >= 2} | {
-        unit.capitalize() for unit in locale.units if len(unit) >= 2
+    written |= {
+        spelled
+        for unit in locale.units
+        if len(unit) >= 2
+        for spelled in (unit.upper(), unit.capitalize(), unit.lower())
     }
     return sorted(written)
 
@@ -377,7 +412,8 @@ def sign_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     }
     number = _number_pattern(locale)
     money = pattern_rule(
-        rf"(?P<q>{QUALIFIER})?(?P<sign>\S{{1,4}}?){_GAP}(?P<n>{number}(?:[kKMB]|bn)?)(?:/(?P<per>\w{{1,10}}))?",
+        rf"(?P<q>{QUALIFIER})?(?P<sign>\S{{1,4}}?){_GAP}(?P<n>{number}(?:[kKMB]|bn)?)"
+        rf"(?:{_GAP}(?P<scale>{_scale_words(locale)}))?(?:/(?P<per>\w{{1,10}}))?",
         _money_apart,
     )
     for sign in locale.currencies:

@@ -12,11 +12,13 @@ of at most three dashes): linear in the text.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 
 from .forms import (
     Code,
     Date,
+    Decade,
     Form,
     Fraction,
     Joined,
@@ -47,11 +49,12 @@ DASHES = "-–—~〜～"
 SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹°/~≈<>≤≥×")
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
 _CLOCK = re.compile(
-    r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?|(?P<h2>\d{1,2})(?P<ampm2>[ap]\.?m\.?)",
+    r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?"
+    r"|(?P<h2>\d{1,2})(?:\.(?P<m2>[0-5]\d))?(?P<ampm2>[ap]\.?m\.?)",
     re.IGNORECASE,
 )
 _FRENCH_CLOCK = re.compile(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)?")
-_FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})")
+_FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})(?:st|nd|rd|th)?s?")  # "3/8ths", "1/3rd"
 
 
 @cache
@@ -165,7 +168,8 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
 def ordinal(match: re.Match[str]) -> Ordinal:
     """The ordinal a locale's pattern matched ("21st", "2.ª", "3a")."""
     groups = match.groupdict()
-    return Ordinal(groups.get("n") or groups["n2"], feminine=bool(groups.get("feminine") or groups.get("feminine2")))
+    value = re.sub(r"[,.]", "", groups.get("n") or groups["n2"])  # "2,000th": the two thousandth
+    return Ordinal(value, feminine=bool(groups.get("feminine") or groups.get("feminine2")))
 
 
 def _number(match: re.Match[str], locale: Locale) -> Number:
@@ -225,7 +229,7 @@ def _fraction(core: str) -> Fraction | None:
 
 def _clock(match: re.Match[str]) -> Time | None:
     hour = int(match["h"] or match["h2"])
-    minute = int(match["m"]) if match["m"] else None
+    minute = int(match["m"] or match["m2"]) if match["m"] or match["m2"] else None
     ampm = (match["ampm"] or match["ampm2"] or "")[:1].lower()
     if hour > 24 or (ampm and not 1 <= hour <= 12):
         return None
@@ -264,7 +268,7 @@ def ranged(low: Form, high: Form) -> Form | None:
             if len(high.whole) - len(low.whole) > 1 or len(high.whole) > 4 or "0" in (low.whole[:1], high.whole[:1]):
                 return None  # "58-1193": a code, not a range
         return Range(low, high)
-    kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times)
+    kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade)
     if isinstance(low, kinds) and isinstance(high, kinds) and not isinstance(high, Signed):
         if isinstance(low, Date) != isinstance(high, Date):
             return None
@@ -273,26 +277,48 @@ def ranged(low: Form, high: Form) -> Form | None:
 
 
 def _compound(core: str, locale: Locale) -> Form | None:
-    """Words and numbers joined by hyphens ("3-day", "2-for-1", "COVID-19", "1st-class"); a part that is a
-    code, or a letter run said letter by letter, makes the whole a code ("A12-9983", "W-2", "TKT-48213")."""
+    """Words and amounts joined by hyphens ("3-day", "2-for-1", "COVID-19", "1st-class", "6.5-inch", "mid-80s",
+    "$5-off", "3.5-mm"); a part that is a code, or a letter run said letter by letter, makes the whole a code
+    ("A12-9983", "W-2", "TKT-48213"). A unit's short form after an amount is the unit's name, as a modifier
+    ("a 3.5-mm jack": a three point five-millimeter jack)."""
     parts = core.split("-")
     if len(parts) < 2 or len(parts) > 6 or not all(parts):
         return None
     forms: list[Form] = []
     for part in parts:
+        previous = forms[-1] if forms else None
         if is_word(part):
+            unit = locale.unit(part) if isinstance(previous, (Number, Fraction)) and part not in _NOT_UNITS else None
+            if unit is not None and previous is not None:
+                forms[-1] = Measure(previous, unit, before_noun=True)  # type: ignore[arg-type]
+                continue
             if not sayable(part):
                 return None
             forms.append(Word(part))
-        elif part.isdigit() and len(part) <= 3 and not (len(part) > 1 and part.startswith("0")):
-            forms.append(Number(part))
-        elif (match := locale.ordinal.fullmatch(part)) is not None:
-            forms.append(ordinal(match))
+        elif (form := _joined_amount(part, locale)) is not None:
+            forms.append(form)
         else:
             return None
-    if not any(isinstance(form, Word) for form in forms):
+    if not any(isinstance(form, (Word, Measure)) for form in forms):
         return None
     return Joined(tuple(forms), hyphens=True)
+
+
+_NOT_UNITS = frozenset({"in", "a", "an", "h", "m", "s", "d", "t", "min"})  # words first: "2-in-1", "5-a-side"
+_JOINED = (Number, Fraction, Ordinal, Decade, Year, Money, Percent, Measure, Scaled)
+
+
+def _joined_amount(part: str, locale: Locale) -> Form | None:
+    """A part of a compound that is said as an amount: a number of up to three digits, or with decimals or
+    grouped thousands ("6.5", "1,000"), an ordinal, a decade, money, a percentage, a measure."""
+    if part.isdigit():
+        return Number(part) if len(part) <= 3 and not (len(part) > 1 and part.startswith("0")) else None
+    form = quantity(part, locale)
+    if isinstance(form, Number) and (form.negative or form.plus):
+        return None
+    if isinstance(form, Measure):
+        return replace(form, before_noun=True)  # "a 5kg-bag": a five-kilogram bag
+    return form if isinstance(form, _JOINED) else None
 
 
 def _other(core: str, locale: Locale, before: str) -> Form | None:

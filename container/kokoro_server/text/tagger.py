@@ -11,10 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cache
 
-from .forms import Code, Form, Measure, Money, Number, Ordinal, Year
+from . import words_english as english
+from . import words_romance as romance
+from .forms import Code, Decade, Form, Measure, Money, Number, Ordinal, Year
 from .locales import ROMANCE, Locale
 from .tag_cues import ADDRESS, CAPITALIZED, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
+from .tag_cues_time import time_rules
+from .tag_imperial import imperial_rules
 from .tag_spans import Reading, Rule, Span, numeric_rules, sign_rules
 from .tag_token import classify
 from .tokens import Token, tokenize
@@ -28,21 +32,29 @@ class Rules:
     numeric: tuple[Rule, ...]  # tried at a token that starts with a digit or a sign
     words: dict[str, tuple[Rule, ...]]  # tried at a word (in lower case, without a final dot)
     capitalized: tuple[Rule, ...]  # tried at a capitalized word
+    signs: tuple[str, ...] = ()  # currency signs that start an amount ("US$21.4", "₩5.2", "R$3"): numeric too
 
 
 @cache
 def rules_of(locale: Locale) -> Rules:
+    signs = tuple(sign for sign in locale.currencies if sign[0] not in _NUMERIC_STARTS)
+    return replace(_rules(locale), signs=signs)
+
+
+def _rules(locale: Locale) -> Rules:
     words: dict[str, tuple[Rule, ...]] = dict(sign_rules(locale))
+    for word, found in time_rules(locale).items():
+        words[word] = words.get(word, ()) + found
     if locale.language.startswith("en"):
         for word, found in english_rules().items():
             words[word] = words.get(word, ()) + found
-        return Rules((ADDRESS, *numeric_rules(locale)), words, (CAPITALIZED,))
+        return Rules((ADDRESS, *imperial_rules(), *numeric_rules(locale)), words, (CAPITALIZED,))
     if locale.language in ROMANCE:
         by_word, numeric, capitalized = romance_rules(locale)
         for word, found in by_word.items():
             words[word] = words.get(word, ()) + found
-        return Rules((*numeric, *numeric_rules(locale)), words, capitalized)
-    return Rules(numeric_rules(locale), words | signs_rules(locale), ())
+        return Rules((*numeric, *imperial_rules(), *numeric_rules(locale)), words, capitalized)
+    return Rules((*imperial_rules(), *numeric_rules(locale)), words | signs_rules(locale), ())
 
 
 def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
@@ -73,7 +85,7 @@ def _dot(token: Token, locale: Locale) -> str:
 def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
     core = reading.tokens[index].core
     found: tuple[Rule, ...] = ()
-    if core[0].isdigit() or core[0] in _NUMERIC_STARTS:
+    if core[0].isdigit() or core[0] in _NUMERIC_STARTS or _signed_amount(core, rules.signs):
         found = rules.numeric
     key = core.lower().rstrip(".")
     found += rules.words.get(key, ())
@@ -87,6 +99,10 @@ def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
     return None
 
 
+def _signed_amount(core: str, signs: tuple[str, ...]) -> bool:
+    return any(core.startswith(sign) and core[len(sign) : len(sign) + 1].isdigit() for sign in signs)
+
+
 def _alone(reading: Reading, index: int) -> Form | None:
     """The form of a token read alone, with what its neighbours decide."""
     core, locale = reading.tokens[index].core, reading.locale
@@ -96,14 +112,32 @@ def _alone(reading: Reading, index: int) -> Form | None:
         return Year(core)
     if isinstance(form, (Money, Measure)) and before.lower() in ("a", "an") and _modifies(form):
         return replace(form, before_noun=True)  # "a $20 gift card": a twenty-dollar gift card
-    if isinstance(form, Number) and core.isdigit() and _code_before(reading, index):
+    said_digits = _code_before(reading, index) or _called(core, before, after, locale)
+    if isinstance(form, Number) and core.isdigit() and said_digits:
         return Code(core, "digits")
     noun_after = after[:1].islower() and after.isalpha()
     if locale.language == "it" and isinstance(form, Measure) and form.unit == "°" and noun_after:
         return Ordinal(form.amount.whole if isinstance(form.amount, Number) else "0")  # "il 3° posto": terzo
+    if isinstance(form, Decade) and before.lower() in _ARTICLES.get(locale.language, ()):
+        return replace(form, after_article=True)  # "los 1980s": los años ochenta
     if locale.language == "es" and isinstance(form, Ordinal) and noun_after:
         return replace(form, before_noun=True)  # "el 1.º día": el primer día
     return form
+
+
+def _called(core: str, before: str, after: str, locale: Locale) -> bool:
+    """Whether a short number is a service's, said digit by digit: "Call 911", "911 operators", "llame al 112"."""
+    if core not in _SERVICE_NUMBERS.get(locale.language, ()):
+        return False
+    language = locale.language
+    return before.lower() in _CALL_WORDS.get(language, ()) or after.lower() in _SERVICE_NOUNS.get(language, ())
+
+
+_SERVICE_NUMBERS = {**english.SERVICE_NUMBERS, **{"es": romance.SERVICE_NUMBERS["es"]}}
+_CALL_WORDS = {"en-us": english.CALL_WORDS, "en-gb": english.CALL_WORDS, "es": romance.CALL_WORDS["es"]}
+_SERVICE_NOUNS = {"en-us": english.SERVICE_NOUNS, "en-gb": english.SERVICE_NOUNS}
+_ARTICLES = {"es": ("los",), "fr-fr": ("les", "des", "aux"), "it": ("gli", "negli", "degli", "agli", "dagli"),
+             "pt-br": ("os", "nos", "dos", "aos", "pelos")}  # fmt: skip
 
 
 def _a_year(core: str, before: str, after: str, locale: Locale) -> bool:

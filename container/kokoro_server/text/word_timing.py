@@ -104,10 +104,29 @@ def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
             pending = written
             position -= len(own)
         else:
-            words.append(WrittenWord(written, tuple(own)))
+            words.extend(_peeled(written, tuple(own), reading))
     if pending and words:
         words[-1] = WrittenWord(f"{words[-1].text} {pending}", words[-1].said + tuple(said[position:]))
     return words
+
+
+def _peeled(written: str, said: tuple[str, ...], reading: VoiceReading) -> list[WrittenWord]:
+    """A group's leading and trailing words that are said as written where the group says them, each a word of
+    its own: "due 6/30" is "due" and "6/30", since the cue is said as written before the date it makes."""
+    parts = written.split(" ")
+
+    def as_written(part: str, word: tuple[str, ...]) -> bool:
+        return _bare([part]) == _bare(word) and reading.said(part).split() == [part]
+
+    first: list[WrittenWord] = []
+    last: list[WrittenWord] = []
+    while len(parts) > 1 and len(said) > 1 and as_written(parts[0], said[:1]):
+        first.append(WrittenWord(parts[0], said[:1]))
+        parts, said = parts[1:], said[1:]
+    while len(parts) > 1 and len(said) > 1 and as_written(parts[-1], said[-1:]):  # "a 65\" TV": "TV" alone
+        last.insert(0, WrittenWord(parts[-1], said[-1:]))
+        parts, said = parts[:-1], said[:-1]
+    return [*first, WrittenWord(" ".join(parts), said), *last]
 
 
 def phonemes_alone(words: Sequence[str], g2p: Callable[[str], str]) -> list[str]:

@@ -41,7 +41,7 @@ CENT_SIGNS = {"¢": "USD", "p": "GBP"}  # "75¢", "99p": an amount in the hundre
 SCALES = {
     "k": "thousand", "K": "thousand", "thousand": "thousand", "m": "million", "M": "million", "mn": "million",
     "million": "million", "B": "billion", "b": "billion", "bn": "billion", "billion": "billion", "T": "trillion",
-    "tn": "trillion", "trillion": "trillion",
+    "tn": "trillion", "trillion": "trillion", "lakh": "lakh", "lakhs": "lakh", "crore": "crore", "crores": "crore",
 }  # fmt: skip
 # unit -> (one, many); spelled the American way, with British spellings in BRITISH_SPELLINGS. Keys are as
 # written; a unit of two letters or more is also read in any case ("KG", "Kg") where no other unit would be.
@@ -86,10 +86,54 @@ UNITS = {
     "rpm": ("revolution per minute", "revolutions per minute"), "bpm": ("beat per minute", "beats per minute"),
     "fps": ("frame per second", "frames per second"), "dpi": ("dot per inch", "dots per inch"),
     "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "cal": ("calorie", "calories"),
-    "mmol": ("millimole", "millimoles"),
+    "mmol": ("millimole", "millimoles"), "′": ("foot", "feet"), "″": ("inch", "inches"),
+    # kitchen
+    "Tbsp": ("tablespoon", "tablespoons"), "tbs": ("tablespoon", "tablespoons"), "tbl": ("tablespoon", "tablespoons"),
+    "fl. oz": ("fluid ounce", "fluid ounces"), "doz": ("dozen", "dozen"),
+    "qts": ("quart", "quarts"), "gals": ("gallon", "gallons"), "pint": ("pint", "pints"),
+    # engineering and science
+    "nm": ("nanometer", "nanometers"), "μm": ("micrometer", "micrometers"), "μg": ("microgram", "micrograms"),
+    "μs": ("microsecond", "microseconds"), "Nm": ("newton meter", "newton meters"),
+    "N·m": ("newton meter", "newton meters"), "kN": ("kilonewton", "kilonewtons"), "Pa": ("pascal", "pascals"),
+    "hPa": ("hectopascal", "hectopascals"), "MPa": ("megapascal", "megapascals"), "GPa": ("gigapascal", "gigapascals"),
+    "bar": ("bar", "bar"), "mbar": ("millibar", "millibars"), "atm": ("atmosphere", "atmospheres"),
+    "ksi": ("kip per square inch", "kips per square inch"), "Ω": ("ohm", "ohms"), "kΩ": ("kilohm", "kilohms"),
+    "MΩ": ("megohm", "megohms"), "µF": ("microfarad", "microfarads"), "μF": ("microfarad", "microfarads"),
+    "uF": ("microfarad", "microfarads"), "nF": ("nanofarad", "nanofarads"), "pF": ("picofarad", "picofarads"),
+    "mH": ("millihenry", "millihenries"), "µH": ("microhenry", "microhenries"), "kA": ("kiloamp", "kiloamps"),
+    "Ah": ("amp-hour", "amp-hours"), "kVA": ("kilovolt-amp", "kilovolt-amps"),
+    "GWh": ("gigawatt-hour", "gigawatt-hours"), "TWh": ("terawatt-hour", "terawatt-hours"),
+    "hp": ("horsepower", "horsepower"), "BTU": ("BTU", "BTUs"), "cfm": ("cubic foot per minute",
+    "cubic feet per minute"), "gpm": ("gallon per minute", "gallons per minute"), "mpg": ("mile per gallon",
+    "miles per gallon"), "lm": ("lumen", "lumens"), "lx": ("lux", "lux"), "dBm": ("dBm", "dBm"),
+    "dBA": ("decibel", "decibels"), "ppm": ("part per million", "parts per million"), "ppb": ("part per billion",
+    "parts per billion"), "GiB": ("gibibyte", "gibibytes"), "MiB": ("mebibyte", "mebibytes"),
+    "KiB": ("kibibyte", "kibibytes"), "TiB": ("tebibyte", "tebibytes"),
+    "Tbps": ("terabit per second", "terabits per second"),
+    "THz": ("terahertz", "terahertz"), "µL": ("microliter", "microliters"), "μL": ("microliter", "microliters"),
+    "dL": ("deciliter", "deciliters"), "dl": ("deciliter", "deciliters"), "ft-lb": ("foot-pound", "foot-pounds"),
+    "ft-lbs": ("foot-pound", "foot-pounds"), "lb-ft": ("pound-foot", "pound-feet"), "lbf": ("pound-force",
+    "pounds-force"), "nmi": ("nautical mile", "nautical miles"), "kn": ("knot", "knots"), "kts": ("knot", "knots"),
+    "mi/h": ("mile per hour", "miles per hour"), "ft/s": ("foot per second", "feet per second"),
+    "m/s²": ("meter per second squared", "meters per second squared"),
+    "m/s2": ("meter per second squared", "meters per second squared"),
+    "sq in": ("square inch", "square inches"), "sq yd": ("square yard", "square yards"),
+    "sq mi": ("square mile", "square miles"), "sq km": ("square kilometer", "square kilometers"),
+    "sq m": ("square meter", "square meters"), "cu ft": ("cubic foot", "cubic feet"),
+    "cu in": ("cubic inch", "cubic inches"), "cu yd": ("cubic yard", "cubic yards"),
+    "cu m": ("cubic meter", "cubic meters"),
+    "sq. ft": ("square foot", "square feet"), "sq.ft": ("square foot", "square feet"),
 }  # fmt: skip
-# Units read only after a space: "25 m" is metres, but "25m" may be minutes or millions.
-SPACED_UNITS = {"m": ("meter", "meters")}
+# A length's unit with a power, as a superscript or a digit after it: "km³", "m2", "ft²", "in³".
+_LENGTHS = {"mm": "millimeter", "cm": "centimeter", "m": "meter", "km": "kilometer", "in": "inch", "ft": "foot",
+            "yd": "yard", "mi": "mile", "µm": "micrometer", "μm": "micrometer", "nm": "nanometer"}  # fmt: skip
+_PLURALS = {"inch": "inches", "foot": "feet"}
+for _short, _name in _LENGTHS.items():
+    for _marks, _power in ((("²", "2"), "square"), (("³", "3"), "cubic")):
+        for _mark in _marks if _short != "in" else _marks[:1]:
+            UNITS.setdefault(f"{_short}{_mark}", (f"{_power} {_name}", f"{_power} {_PLURALS.get(_name, _name + 's')}"))
+# Units read only after a space: "25 m" is metres, but "25m" may be minutes or millions; "2 ha" hectares.
+SPACED_UNITS = {"m": ("meter", "meters"), "ha": ("hectare", "hectares")}
 BRITISH_SPELLINGS = {"meter": "metre", "liter": "litre"}
 # What may follow "/" in a rate, said in the singular after "per": "$29/mo" is "per month".
 PER_WORDS = {
@@ -176,4 +220,30 @@ PERIOD_WORDS = frozenset("in for the of by during from to and our this last next
 FUNCTION_WORDS = frozenset(
     "is was are were and or on in at to of for with will can has had have be the a an it by from as if so but "
     "not no please here there now today next first instead too again".split()
+)
+# Words after which a month and a day written in numbers are a date ("due 6/30", "as of 9/15", "Mon 6/30");
+# after the AMBIGUOUS ones a common fraction stays one ("cut by 1/2").
+DATE_CUES = (
+    "on|due|until|till|til|thru|through|since|starting|effective|expires|expiring|expired|dated|beginning|ending"
+    "|ends|begins|starts|deadline|as of|valid until|valid through|week of|scheduled for|closed|reopens|opens|"
+    "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+)
+AMBIGUOUS_DATE_CUES = "by|from|to|before|after|between|and"
+# Words after which a time may be written with a dot, as in Britain ("at 15.30", "from 9.00 to 17.30").
+DOTTED_TIME_CUES = "at|until|till|from|between|opens at|closes at"
+# Words after which "21:34" is how long, not when ("finished in 21:34", "took 2:05:33", "a time of 3:59.4").
+DURATION_CUES = (
+    "in|took|takes|taking|lasted|lasts|lasting|ran|runs|clocked|timed|runtime|run time|duration|length|pace|split"
+    "|splits|record|time of|a time of|record of|under|over"
+)
+DURATION_WORDS = {"hour": ("hour", "hours"), "minute": ("minute", "minutes"), "second": ("second", "seconds")}
+# Short numbers said digit by digit when called ("Call 911"), and the words that call them or name them.
+SERVICE_NUMBERS = {"en-us": frozenset("211 311 411 511 611 711 811 911 988".split()),
+                   "en-gb": frozenset("999 111 112 101 105 119".split())}  # fmt: skip
+CALL_WORDS = frozenset(
+    "call calls called calling dial dials dialed dialing dialled dialling text texting ring phone".split()
+)
+SERVICE_NOUNS = frozenset(
+    "operator operators dispatcher dispatchers dispatch call calls line lines center centre service services "
+    "emergency lifeline hotline helpline".split()
 )

@@ -39,8 +39,54 @@ CURRENCIES = {
 # How each currency is written, before or after the amount (the names are in CURRENCIES, by ISO code).
 CURRENCY_SIGNS = {"€": "EUR", "EUR": "EUR", "$": "USD", "US$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
                   "R$": "BRL", "BRL": "BRL"}  # fmt: skip
-# A magnitude written after a number: "10k", "3,5M", "2 mil millones" is already words.
-WRITTEN_SCALES = {"k": "thousand", "K": "thousand", "M": "million", "B": "billion", "bn": "billion"}
+# A magnitude written after a number ("10k", "3,5M", "2,5 M€"), and the words for one that an amount of money
+# takes before its currency ("R$ 4 bilhões": quatro bilhões de reais).
+_WRITTEN_SCALES = {"k": "thousand", "K": "thousand", "M": "million", "B": "billion", "bn": "billion"}
+WRITTEN_SCALES = {
+    "es": _WRITTEN_SCALES
+    | {
+        "mil": "thousand",
+        "millón": "million",
+        "millones": "million",
+        "mil millones": "billion",
+        "billón": "trillion",
+        "billones": "trillion",
+    },
+    "fr": _WRITTEN_SCALES
+    | {
+        "Md": "billion",
+        "Mds": "billion",
+        "Mrd": "billion",
+        "mille": "thousand",
+        "million": "million",
+        "millions": "million",
+        "milliard": "billion",
+        "milliards": "billion",
+    },
+    "it": _WRITTEN_SCALES
+    | {
+        "mln": "million",
+        "mld": "billion",
+        "mila": "thousand",
+        "milione": "million",
+        "milioni": "million",
+        "miliardo": "billion",
+        "miliardi": "billion",
+    },
+    "pt_BR": _WRITTEN_SCALES
+    | {
+        "mi": "million",
+        "bi": "billion",
+        "tri": "trillion",
+        "mil": "thousand",
+        "milhão": "million",
+        "milhões": "million",
+        "bilhão": "billion",
+        "bilhões": "billion",
+        "trilhão": "trillion",
+        "trilhões": "trillion",
+    },
+}
 MONTHS = {
     "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
     "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
@@ -123,10 +169,30 @@ BY = {"es": "por", "fr": "par", "it": "per", "pt_BR": "por"}  # "1920x1080"
 EXTENSION = {"es": "extensión", "fr": "poste", "it": "interno", "pt_BR": "ramal"}
 # scale -> (one, many): "1M" is "un millón", "3M" "tres millones"
 SCALES = {
-    "es": {"k": ("mil", "mil"), "M": ("un millón", "millones"), "B": ("mil millones", "mil millones")},
-    "fr": {"k": ("mille", "mille"), "M": ("un million", "millions"), "B": ("un milliard", "milliards")},
-    "it": {"k": ("mille", "mila"), "M": ("un milione", "milioni"), "B": ("un miliardo", "miliardi")},
-    "pt_BR": {"k": ("mil", "mil"), "M": ("um milhão", "milhões"), "B": ("um bilhão", "bilhões")},
+    "es": {
+        "k": ("mil", "mil"),
+        "M": ("un millón", "millones"),
+        "B": ("mil millones", "mil millones"),
+        "T": ("un billón", "billones"),
+    },
+    "fr": {
+        "k": ("mille", "mille"),
+        "M": ("un million", "millions"),
+        "B": ("un milliard", "milliards"),
+        "T": ("un billion", "billions"),
+    },
+    "it": {
+        "k": ("mille", "mila"),
+        "M": ("un milione", "milioni"),
+        "B": ("un miliardo", "miliardi"),
+        "T": ("mille miliardi", "mila miliardi"),
+    },
+    "pt_BR": {
+        "k": ("mil", "mil"),
+        "M": ("um milhão", "milhões"),
+        "B": ("um bilhão", "bilhões"),
+        "T": ("um trilhão", "trilhões"),
+    },
 }
 OF = {"es": "de", "fr": "de", "it": "di", "pt_BR": "de"}  # "3 millones de euros"
 QUARTER = {"es": "trimestre", "fr": "trimestre", "it": "trimestre", "pt_BR": "trimestre"}
@@ -142,7 +208,11 @@ UNITS = {
     "MB/s=un megabyte por segundo/megabytes por segundo Mbps=un megabit por segundo/megabits por segundo "
     "Gbps=un gigabit por segundo/gigabits por segundo GHz=un gigahercio/gigahercios MHz=un megahercio/megahercios "
     "kWh=un kilovatio hora/kilovatios hora kW=un kilovatio/kilovatios W=un vatio/vatios "
-    "h=una hora/horas min=un minuto/minutos ms=un milisegundo/milisegundos",
+    "h=una hora/horas min=un minuto/minutos ms=un milisegundo/milisegundos ′=un pie/pies ″=una pulgada/pulgadas "
+    "m=un metro/metros m²=un metro cuadrado/metros cuadrados m2=un metro cuadrado/metros cuadrados m³=un metro "
+    "cúbico/metros cúbicos m3=un metro cúbico/metros cúbicos km²=un kilómetro cuadrado/kilómetros cuadrados "
+    "cm²=un centímetro cuadrado/centímetros cuadrados cm³=un centímetro cúbico/centímetros cúbicos ha=una "
+    "hectárea/hectáreas cl=un centilitro/centilitros",
     "fr": "km=un kilomètre/kilomètres cm=un centimètre/centimètres mm=un millimètre/millimètres "
     "kg=un kilo/kilos g=un gramme/grammes mg=un milligramme/milligrammes l=un litre/litres "
     "ml=un millilitre/millilitres "
@@ -152,7 +222,11 @@ UNITS = {
     "Mo/s=un mégaoctet par seconde/mégaoctets par seconde MB/s=un mégaoctet par seconde/mégaoctets par seconde "
     "Mbps=un mégabit par seconde/mégabits par seconde Gbps=un gigabit par seconde/gigabits par seconde "
     "GHz=un gigahertz/gigahertz MHz=un mégahertz/mégahertz kWh=un kilowattheure/kilowattheures "
-    "kW=un kilowatt/kilowatts W=un watt/watts min=une minute/minutes ms=une milliseconde/millisecondes",
+    "kW=un kilowatt/kilowatts W=un watt/watts min=une minute/minutes ms=une milliseconde/millisecondes ′=un "
+    "pied/pieds ″=un pouce/pouces m=un mètre/mètres m²=un mètre carré/mètres carrés m2=un mètre carré/mètres "
+    "carrés m³=un mètre cube/mètres cubes m3=un mètre cube/mètres cubes km²=un kilomètre carré/kilomètres carrés "
+    "cm²=un centimètre carré/centimètres carrés cm³=un centimètre cube/centimètres cubes ha=un hectare/hectares "
+    "cl=un centilitre/centilitres",
     "it": "km=un chilometro/chilometri cm=un centimetro/centimetri mm=un millimetro/millimetri "
     "kg=un chilo/chili g=un grammo/grammi mg=un milligrammo/milligrammi l=un litro/litri ml=un millilitro/millilitri "
     "km/h=un chilometro orario/chilometri orari mph=un miglio orario/miglia orarie "
@@ -160,7 +234,11 @@ UNITS = {
     "MB/s=un megabyte al secondo/megabyte al secondo Mbps=un megabit al secondo/megabit al secondo "
     "Gbps=un gigabit al secondo/gigabit al secondo GHz=un gigahertz/gigahertz MHz=un megahertz/megahertz "
     "kWh=un chilowattora/chilowattora kW=un chilowatt/chilowatt W=un watt/watt "
-    "h=un'ora/ore min=un minuto/minuti ms=un millisecondo/millisecondi",
+    "h=un'ora/ore min=un minuto/minuti ms=un millisecondo/millisecondi ′=un piede/piedi ″=un pollice/pollici m=un "
+    "metro/metri m²=un metro quadrato/metri quadrati m2=un metro quadrato/metri quadrati mq=un metro "
+    "quadrato/metri quadrati m³=un metro cubo/metri cubi m3=un metro cubo/metri cubi mc=un metro cubo/metri cubi "
+    "km²=un chilometro quadrato/chilometri quadrati cm²=un centimetro quadrato/centimetri quadrati cm³=un "
+    "centimetro cubo/centimetri cubi ha=un ettaro/ettari cl=un centilitro/centilitri",
     "pt_BR": "km=um quilômetro/quilômetros cm=um centímetro/centímetros mm=um milímetro/milímetros "
     "kg=um quilo/quilos g=um grama/gramas mg=um miligrama/miligramas l=um litro/litros ml=um mililitro/mililitros "
     "km/h=um quilômetro por hora/quilômetros por hora mph=uma milha por hora/milhas por hora "
@@ -168,7 +246,11 @@ UNITS = {
     "MB/s=um megabyte por segundo/megabytes por segundo Mbps=um megabit por segundo/megabits por segundo "
     "Gbps=um gigabit por segundo/gigabits por segundo GHz=um gigahertz/gigahertz MHz=um megahertz/megahertz "
     "kWh=um quilowatt-hora/quilowatts-hora kW=um quilowatt/quilowatts W=um watt/watts "
-    "h=uma hora/horas min=um minuto/minutos ms=um milissegundo/milissegundos",
+    "h=uma hora/horas min=um minuto/minutos ms=um milissegundo/milissegundos ′=um pé/pés ″=uma polegada/polegadas "
+    "m=um metro/metros m²=um metro quadrado/metros quadrados m2=um metro quadrado/metros quadrados m³=um metro "
+    "cúbico/metros cúbicos m3=um metro cúbico/metros cúbicos km²=um quilômetro quadrado/quilômetros quadrados "
+    "cm²=um centímetro quadrado/centímetros quadrados cm³=um centímetro cúbico/centímetros cúbicos ha=um "
+    "hectare/hectares cl=um centilitro/centilitros",
 }
 UNIT_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     lang: {
@@ -232,3 +314,27 @@ PARTS = {
     "pt_BR": "capítulo Capítulo parte Parte ato Ato livro Livro volume Volume fase Fase temporada Temporada",
 }
 CENTURY = {"es": "siglo", "fr": "siècle", "it": "secolo", "pt_BR": "século"}
+# Words after which a day and a month written in numbers are a date ("el 15/3": el quince de marzo); after the
+# AMBIGUOUS ones a common fraction stays one ("el 3/4 de los clientes").
+DATE_CUES = {
+    "es": "hasta el|hasta|desde el|desde|antes del|después del|a partir del|para el|vence el|día|lunes|martes"
+    "|miércoles|jueves|viernes|sábado|domingo",
+    "fr": "jusqu'au|dès le|avant le|après le|à partir du|à compter du|échéance|lundi|mardi|mercredi|jeudi|vendredi"
+    "|samedi|dimanche",
+    "it": "entro il|fino al|a partire dal|dal|scadenza|giorno|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica",
+    "pt_BR": "até|desde|a partir de|dia|vence em|vencimento|segunda|terça|quarta|quinta|sexta|sábado|domingo",
+}
+AMBIGUOUS_DATE_CUES = {"es": "el|del|al", "fr": "le|du|au", "it": "il|al|del", "pt_BR": "em|de|a"}
+# Words after which a time is written with a dot ("alle 15.30", "a las 9.00", "às 18.30").
+DOTTED_TIME_CUES = {
+    "es": "a las|las|desde las|hasta las|de las|a la",
+    "fr": "à|vers|dès|jusqu'à",
+    "it": "alle|dalle|ore|entro le|verso le|fino alle|alle ore|dalle ore",
+    "pt_BR": "às|das|até as|até às|a partir das|as",
+}
+# Words that open a range of times written with dots, and what joins its ends ("de 9.00 a 14.00").
+TIME_RANGE_CUES = {"es": "de|desde|entre", "fr": "de|entre", "it": "dalle|tra le|fra le", "pt_BR": "de|das|entre"}
+TIME_RANGE_JOINS = {"es": "a|y|-|–", "fr": "à|et|-|–", "it": "alle|e|-|–", "pt_BR": "a|às|e|-|–"}
+# Short numbers said digit by digit when called ("llame al 112"), and the words that call them.
+SERVICE_NUMBERS = {"es": frozenset("112 091 092 061 016 024".split())}
+CALL_WORDS = {"es": frozenset("al llame llama llamar llamen marque marca marcar teléfono".split())}

@@ -1,0 +1,116 @@
+"""Words that make numbers a date, a time or a duration: after "due", "as of", "until" or a weekday, "6/30" is
+June thirtieth ("hasta el 15/3": hasta el quince de marzo); after "at", "alle" or "às", "15.30" is a time; after
+"finished in", "took" or "a time of", "21:34" is how long, not when.
+
+A month and a day written "6/30" are a fraction's shape, so only a word that takes a date makes them one; after a
+word that takes a fraction as well ("by", "from", "el"), a common fraction stays one ("cut by 1/2"). Each rule
+starts at its cue, as every cue rule does, and keeps the cue as written.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+
+from . import words_english as english
+from . import words_romance as romance
+from .forms import Date, Duration, Form, Joined, Range, Said, Time, Word
+from .locales import ROMANCE, Locale
+from .tag_spans import Build, Reading, Rule, pattern_rule
+
+_GAP = r"[ \t\u00a0\u202f]{1,3}"
+_FRACTION_BOTTOMS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100})
+_MONTH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:[-–](?P<a2>\d{1,2})/(?P<b2>\d{1,2}))?(?![/\d])"
+_DOTTED_TIME = r"(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)"
+_NOT_A_PRICE = r"(?!\d|[.,]\d|\s?(?:%|€|\$|£|[kK]?[gmlL]\b|(?i:[ap]\.?m)))"  # nor a time the meridiem reads
+
+
+def _cue(match: re.Match[str], group: str, locale: Locale) -> Word | Said:
+    """What was written before ``group``: the cue, as written, but a weekday's short form ("Mon 6/30")."""
+    written = " ".join(match.string[match.start() : match.start(group)].split())
+    weekday = locale.weekdays.get(written.rstrip(".,"))
+    return Said(weekday + ("," if written.endswith(",") else "")) if weekday else Word(written)
+
+
+def _month_day(first: str, second: str, locale: Locale, ambiguous: bool) -> Date | None:
+    a, b = int(first), int(second)
+    month, day = (b, a) if locale.day_first else (a, b)
+    if ambiguous and a < b and b in _FRACTION_BOTTOMS:
+        return None  # "cut by 1/2", "el 3/4 de los clientes": a fraction
+    if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(2024, month)[1]:
+        return None
+    return Date(None, month, day, day_first=locale.day_first)
+
+
+def _date(ambiguous: bool) -> Build:
+    def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        date = _month_day(match["a"], match["b"], reading.locale, ambiguous)
+        if date is None:
+            return None
+        if match["a2"] is None:
+            return Joined((_cue(match, "a", reading.locale), date))
+        until = _month_day(match["a2"], match["b2"], reading.locale, ambiguous=False)
+        return Joined((_cue(match, "a", reading.locale), Range(date, until))) if until is not None else None
+
+    return build
+
+
+def _time(hour: str, minute: str) -> Time:
+    value = int(hour)
+    return Time(value, int(minute), twenty_four=value > 12 or value == 0 or hour.startswith("0"))
+
+
+def _dotted_time(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    said = _time(match["h"], match["m"])
+    if match["h2"] is None:
+        return Joined((_cue(match, "h", reading.locale), said))
+    until = _time(match["h2"], match["m2"])
+    if match["join"].isalpha():  # "from 9.00 to 17.30": the word between kept as written
+        return Joined((_cue(match, "h", reading.locale), said, Word(match["join"]), until))
+    return Joined((_cue(match, "h", reading.locale), Range(said, until)))
+
+
+def _duration(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    first, second, third = int(match["a"]), int(match["b"]), match["c"]
+    if third is None:
+        return Joined((_cue(match, "a", reading.locale), Duration(None, first, second, match["f"])))
+    return Joined((_cue(match, "a", reading.locale), Duration(first, second, int(third), match["f"])))
+
+
+def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
+    """The rules that start at a word that makes numbers a date, a time or a duration, by the word."""
+    if locale.language.startswith("en"):
+        strong, ambiguous = english.DATE_CUES, english.AMBIGUOUS_DATE_CUES
+        dotted, durations = english.DOTTED_TIME_CUES, english.DURATION_CUES
+        joins, ranged = "to|and|until|till|-|–", "between"
+    elif locale.language in ROMANCE:
+        lang = ROMANCE[locale.language]
+        strong, ambiguous = romance.DATE_CUES[lang], romance.AMBIGUOUS_DATE_CUES[lang]
+        dotted, durations = romance.DOTTED_TIME_CUES[lang], ""
+        joins, ranged = romance.TIME_RANGE_JOINS[lang], romance.TIME_RANGE_CUES[lang]
+    else:
+        return {}
+    rules: dict[str, list[Rule]] = {}
+
+    def add(cues: str, rule: Rule) -> None:
+        for cue in cues.split("|"):
+            rules.setdefault(cue.split()[0].lower(), []).append(rule)
+
+    for cues, is_ambiguous in ((strong, False), (ambiguous, True)):
+        add(cues, pattern_rule(rf"(?i:{cues})\.?,?{_GAP}{_MONTH_DAY}", _date(is_ambiguous)))
+    time_range = rf"(?:{_GAP}(?P<join>{joins}){_GAP}(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d))?"
+    add(dotted, pattern_rule(rf"(?i:{dotted}){_GAP}{_DOTTED_TIME}{time_range}{_NOT_A_PRICE}", _dotted_time))
+    if ranged:  # "de 9.00 a 14.00": a time only where another follows
+        both = time_range.removesuffix("?")
+        add(ranged, pattern_rule(rf"(?i:{ranged}){_GAP}{_DOTTED_TIME}{both}{_NOT_A_PRICE}", _dotted_time))
+    if durations:
+        qualifiers = rf"(?:{_GAP}(?:just|only|about|around|roughly|nearly|almost|exactly|under|over))?"
+        add(
+            durations,
+            pattern_rule(
+                rf"(?i:{durations}){qualifiers}{_GAP}(?P<a>\d{{1,2}}):(?P<b>[0-5]\d)(?::(?P<c>[0-5]\d))?"
+                rf"(?:\.(?P<f>\d{{1,3}}))?(?!\s{{0,3}}(?i:[ap]\.?m))",
+                _duration,
+            ),
+        )
+    return {cue: tuple(found) for cue, found in rules.items()}

@@ -1,0 +1,112 @@
+"""Feet and inches as they are written: with marks ("5'4\"", "6′2″", "5' 10\"", "12\" pizza", "10' x 12'") or
+short forms ("6 ft 1 in", "5 ft. 10 in."). A height is said as people say it ("five foot four"), a length alone
+in its unit ("twelve inches"), and before its noun as a modifier ("a sixty-five-inch TV").
+
+The marks are quotes' shapes. A straight or curly double quote after a number is an inch mark only where no
+quotation is open before it, so the closing quote of 'he said "call me at 5"' stays a quote; a single quote
+after a number is a foot mark only before what a length in feet describes ("10' x 12'", "8' ceilings"). A mark
+read is said, never left glued to the words of its number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .forms import Dimensions, FeetInches, Form, Measure, Number
+from .tag_spans import Reading, Rule, Span, pattern_rule
+from .words_english import FUNCTION_WORDS
+
+FOOT, INCH = "′", "″"  # the units' keys: the prime marks, which are written only for feet and inches
+_INCH_MARKS = ('"', "”", "″", "''", "’’")
+_HEIGHT = re.compile(r"(?P<ft>\d{1,2})['’′] ?(?P<in>\d{1,2}(?:\.\d{1,2})?)(?P<mark>\"|”|″|''|’’)")
+_LENGTH = re.compile(r"(?P<n>\d{1,4}(?:[.,]\d{1,3})?)(?P<mark>\"|”|″|''|’’|'|’|′)")
+# What follows a length in feet written with a single quote ("10' x 12'", "8' ceilings").
+_FEET_BEFORE = re.compile(r"[ \t]?(?:x|×|by|tall|long|wide|high|deep|ceilings?|boat|ladder|fence|drop)\b")
+_GAP = r"[ \t\u00a0\u202f]{1,3}"
+
+
+def _number(written: str) -> Number:
+    whole, dot, fraction = written.replace(",", "").partition(".")
+    return Number(whole, fraction if dot else None)
+
+
+def _marked(reading: Reading, index: int, pattern: re.Pattern[str]) -> tuple[re.Match[str], int, int] | None:
+    """``pattern`` matched from token ``index``'s core, with the token it ends in and how much of that token's
+    trailing punctuation it read (the mark); ``None`` where it ends inside a core."""
+    token = reading.tokens[index]
+    match = pattern.match(reading.text, token.start + len(token.lead))
+    if match is None:
+        return None
+    last = index
+    while last + 1 < len(reading.tokens) and reading.tokens[last].end < match.end():
+        last += 1
+    ending = reading.tokens[last]
+    core_end = ending.start + len(ending.lead) + len(ending.core)
+    if not core_end <= match.end() <= ending.end:
+        return None
+    return match, last, match.end() - core_end
+
+
+def _before_noun(reading: Reading, last: int, read: int) -> bool:
+    """Whether the word after the length is the noun it describes ("a 65\" TV", "the 12\" pizza")."""
+    after = reading.core(last + 1)
+    rest = reading.tokens[last].trail[read:]
+    return not rest and after.isalpha() and after.lower() not in FUNCTION_WORDS
+
+
+def _height(reading: Reading, index: int) -> Span | None:
+    """ "5'4\"", "5' 10\"", "6′2″": five foot four."""
+    found = _marked(reading, index, _HEIGHT)
+    if found is None:
+        return None
+    match, last, read = found
+    if match["mark"] in ('"', "”") and reading.quotation_open(index):
+        return None
+    return Span(index, last, FeetInches(Number(match["ft"]), _number(match["in"])), trail_read=read)
+
+
+def _length(reading: Reading, index: int) -> Span | None:
+    """ "12\"", "65″ TV", "10' x 12'": a length in inches or feet, written with its mark."""
+    found = _marked(reading, index, _LENGTH)
+    if found is None:
+        return None
+    match, last, read = found
+    mark = match["mark"]
+    if reading.tokens[index].lead[-1:] in ('"', "“", "'", "‘"):
+        return None  # '"5"' and "'5'": a number in quotes
+    feet = _FEET_BEFORE.match(reading.text, match.end()) or reading.core(index - 1) in ("x", "×", "by")
+    if mark in ("'", "’") and not feet:
+        return None
+    if mark in ('"', "”") and reading.quotation_open(index):
+        return None
+    unit = INCH if mark in _INCH_MARKS else FOOT
+    measure = Measure(_number(match["n"]), unit, before_noun=_before_noun(reading, last, read))
+    return Span(index, last, measure, trail_read=read)
+
+
+_SIZE = re.compile(r"(?P<a>\d{1,3})(?P<ua>['’′\"”″]) ?[x×] ?(?P<b>\d{1,3})(?P<ub>['’′\"”″])")
+
+
+def _size(reading: Reading, index: int) -> Span | None:
+    """ "10' x 12'", "8\" x 10\"": a size in feet or inches, "ten by twelve feet"."""
+    found = _marked(reading, index, _SIZE)
+    if found is None:
+        return None
+    match, last, read = found
+    unit = INCH if match["ua"] in _INCH_MARKS else FOOT
+    sides = (Number(match["a"]), Number(match["b"]))
+    return Span(index, last, Dimensions(sides, unit, _before_noun(reading, last, read)), trail_read=read)
+
+
+def _spaced_height(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "6 ft 1 in", "5 ft. 10 in.": six foot one."""
+    return FeetInches(Number(match["ft"]), _number(match["in"]))
+
+
+def imperial_rules() -> tuple[Rule, ...]:
+    """The rules of feet and inches, tried at a token that starts with a digit."""
+    spaced = pattern_rule(
+        rf"(?P<ft>\d{{1,2}}){_GAP}(?:ft\.?|feet|foot){_GAP}(?P<in>\d{{1,2}}(?:\.\d{{1,2}})?){_GAP}(?:in\.?|inch|inches)",
+        _spaced_height,
+    )
+    return (_size, _height, _length, spaced)

@@ -82,7 +82,7 @@ _ORDINALS = {
     "es": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"),
     "pt_BR": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"),
     "it": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|°|(?P<feminine>ª))"),
-    "fr": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})(?:er|e|ème|ième|(?P<feminine>re|ère))"),
+    "fr": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})(?:er|e|ème|ième|\.?º|(?P<feminine>re|ère))"),
 }
 
 

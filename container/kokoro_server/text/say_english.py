@@ -159,7 +159,8 @@ def _(form: Measure, british: bool) -> str:
     if form.before_noun:  # "a 10 mg tablet": a ten-milligram tablet
         return f"{say(amount, british)}-{unit_words(form.unit, False, british).replace(' ', '-')}"
     if isinstance(amount, Fraction) and amount.whole is None and int(amount.top) < int(amount.bottom):
-        return f"{say(amount, british)} of a {unit_words(form.unit, False, british)}"  # "1/2 cup"
+        unit = unit_words(form.unit, False, british)
+        return f"{say(amount, british)} of {'an' if unit[0] in 'aeiou' else 'a'} {unit}"  # "1/2 cup", "3/8 inch"
     return f"{say(amount, british)} {unit_words(form.unit, not single, british)}"
 
 

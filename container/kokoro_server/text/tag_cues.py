@@ -206,7 +206,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         PLACES,
         pattern_rule(
-            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|\s?(?:{_UNIT_NAMES})\b)",
+            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b)",
             _code("paired"),
         ),
     )

@@ -23,6 +23,7 @@ _LENGTH = re.compile(r"(?P<n>\d{1,4}(?:[.,]\d{1,3})?)(?P<mark>\"|”|″|''|’�
 # What follows a length in feet written with a single quote ("10' x 12'", "8' ceilings").
 _FEET_BEFORE = re.compile(r"[ \t]?(?:x|×|by|tall|long|wide|high|deep|ceilings?|boat|ladder|fence|drop)\b")
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
+_PAIRS = {'"': '"', "“": "”", "'": "'", "‘": "’"}  # an opening quote and the mark that would close it
 
 
 def _number(written: str) -> Number:
@@ -60,7 +61,7 @@ def _height(reading: Reading, index: int) -> Span | None:
     if found is None:
         return None
     match, last, read = found
-    if match["mark"] in ('"', "”") and reading.quotation_open(index):
+    if match["mark"] in ('"', "”") and reading.quotation_open(index, match["mark"]):
         return None
     return Span(index, last, FeetInches(Number(match["ft"]), _number(match["in"])), trail_read=read)
 
@@ -72,12 +73,12 @@ def _length(reading: Reading, index: int) -> Span | None:
         return None
     match, last, read = found
     mark = match["mark"]
-    if reading.tokens[index].lead[-1:] in ('"', "“", "'", "‘"):
+    if _PAIRS.get(reading.tokens[index].lead[-1:]) == mark:
         return None  # '"5"' and "'5'": a number in quotes
     feet = _FEET_BEFORE.match(reading.text, match.end()) or reading.core(index - 1) in ("x", "×", "by")
     if mark in ("'", "’") and not feet:
         return None
-    if mark in ('"', "”") and reading.quotation_open(index):
+    if mark in ('"', "”") and reading.quotation_open(index, mark):
         return None
     unit = INCH if mark in _INCH_MARKS else FOOT
     measure = Measure(_number(match["n"]), unit, before_noun=_before_noun(reading, last, read))

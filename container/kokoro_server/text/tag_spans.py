@@ -64,24 +64,27 @@ class Reading:
     tokens: list[Token]
     locale: Locale
     _ends: dict[int, tuple[int, bool]] = field(default_factory=dict)
-    _open_quotes: list[int] = field(default_factory=list)  # per token: quotations open before its core
+    _open_quotes: list[tuple[int, int]] = field(default_factory=list)  # per token: straight, curly quotations open
 
     def __post_init__(self) -> None:
         for index, token in enumerate(self.tokens):
             self._ends.setdefault(token.end, (index, False))
             self._ends[token.start + len(token.lead) + len(token.core)] = (index, True)
 
-    def quotation_open(self, index: int) -> bool:
-        """Whether a double quote opened before token ``index``'s core is not yet closed: quotes at a token's start
-        less those that close them at a token's end (one after a digit closes an open quotation, else it is an
-        inch mark). One pass, once."""
+    def quotation_open(self, index: int, mark: str = '"') -> bool:
+        """Whether a quotation of ``mark``'s kind (straight or curly) opened before token ``index``'s core is not
+        yet closed: quotes at a token's start less those that close them at a token's end (one after a digit closes
+        an open quotation, else it is an inch mark). One pass, once."""
         if not self._open_quotes:
-            balance = 0
+            straight = curly = 0
             for token in self.tokens:
-                balance += token.lead.count('"') + token.lead.count("“")
-                self._open_quotes.append(balance)
-                balance = max(0, balance - token.trail.count('"') - token.trail.count("”"))
-        return self._open_quotes[index] > 0
+                straight += token.lead.count('"')
+                curly += token.lead.count("“")
+                self._open_quotes.append((straight, curly))
+                straight = max(0, straight - token.trail.count('"'))
+                curly = max(0, curly - token.trail.count("”"))
+        straight, curly = self._open_quotes[index]
+        return (straight if mark == '"' else curly) > 0
 
     def core(self, index: int) -> str:
         return self.tokens[index].core if 0 <= index < len(self.tokens) else ""

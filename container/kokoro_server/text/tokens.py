@@ -23,6 +23,7 @@ _WIDE = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]")
 LEADING = frozenset("([{\"“«¿¡*‘'’—–")
 TRAILING = frozenset(")]}\"”»,;:!?…*'’—–.")
 _QUOTES = frozenset("'’‘")
+_SHORT_YEAR = re.compile(r"\d\d(?!\d|[.,]\d)")
 
 
 def _mark_ranges() -> str:
@@ -78,11 +79,11 @@ def tokenize(text: str, keeps_dot: Callable[[str], bool]) -> list[Token]:
 
 def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
     start = 0
-    # A leading quote before a digit is part of the core: "'80s".
+    # A leading quote before two digits is part of the core: "'80s", "'69"; not the quote of "'1900s'".
     while (
         start < len(word)
         and word[start] in LEADING
-        and not (word[start] in _QUOTES and word[start + 1 : start + 2].isdigit())
+        and not (word[start] in _QUOTES and _SHORT_YEAR.match(word, start + 1))
     ):
         start += 1
     end = len(word)

@@ -87,6 +87,11 @@ UNITS = {
     "fps": ("frame per second", "frames per second"), "dpi": ("dot per inch", "dots per inch"),
     "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "cal": ("calorie", "calories"),
     "mmol": ("millimole", "millimoles"), "′": ("foot", "feet"), "″": ("inch", "inches"),
+    # written in words, but glued to a number ("0.5inch", "2liters")
+    "inch": ("inch", "inches"), "inches": ("inch", "inches"), "foot": ("foot", "feet"), "feet": ("foot", "feet"),
+    "meter": ("meter", "meters"), "meters": ("meter", "meters"), "metre": ("meter", "meters"),
+    "metres": ("meter", "meters"), "liter": ("liter", "liters"), "liters": ("liter", "liters"),
+    "litre": ("liter", "liters"), "litres": ("liter", "liters"), "mile": ("mile", "miles"), "miles": ("mile", "miles"),
     # kitchen
     "Tbsp": ("tablespoon", "tablespoons"), "tbs": ("tablespoon", "tablespoons"), "tbl": ("tablespoon", "tablespoons"),
     "fl. oz": ("fluid ounce", "fluid ounces"), "doz": ("dozen", "dozen"),

@@ -80,6 +80,15 @@ HOSTILE = {
     "degrees": "1°",
     "units": "1 km/h ",
     "roman words": "Chapter IV ",
+    "feet and inches": "5'4\" ",
+    "inch marks and quotes": '" 12" ',
+    "dates after a cue": "due 6/30 ",
+    "durations": "in 21:34 ",
+    "dotted times": "at 15.30 ",
+    "joined measures": "6.5-inch ",
+    "decades": "mid-80s ",
+    "web addresses": "https://a.b/c ",
+    "amounts with a magnitude": "US$2.5 billion ",
 }
 LANGUAGES = ("en-us", "es", "fr-fr", "it", "pt-br", "hi", "ja")
 

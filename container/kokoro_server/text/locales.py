@@ -79,7 +79,9 @@ _ENGLISH_ORDINAL = re.compile(r"(?P<n>\d{1,3}(?:,\d{3}){1,4}|\d{1,15})(?:st|nd|r
 _DOTTED = r"\d{1,3}(?:\.\d{3}){1,4}"
 _ORDINALS = {
     # "1.º", "2.ª", and "3o", "3a" as informal text writes them (only after a number of one or two digits).
-    "es": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"),
+    "es": re.compile(
+        rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|er|ro|(?P<feminine>ª|ra))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"
+    ),
     "pt_BR": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"),
     "it": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|°|(?P<feminine>ª))"),
     "fr": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})(?:er|e|ème|ième|\.?º|(?P<feminine>re|ère))"),

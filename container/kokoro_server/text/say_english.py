@@ -95,6 +95,10 @@ def _(form: Fraction, british: bool) -> str:
     top, bottom = form.top, int(form.bottom)
     if form.whole is None and (top, bottom) == ("24", 7):
         return "twenty-four seven"
+    if form.whole is None and (top, bottom) == ("50", 50):
+        return "fifty-fifty"
+    if form.whole is None and "." not in top and bottom and float(top) > bottom:
+        return f"{spoken.number(top, british)} over {spoken.cardinal(bottom, british)}"  # "128/82": a reading
     if "." in top or bottom == 0 or float(top) >= bottom or bottom not in FRACTION_DENOMINATORS:
         whole = f"{spoken.cardinal(form.whole, british)} and " if form.whole else ""
         return f"{whole}{spoken.number(top, british)} out of {spoken.cardinal(bottom, british)}"

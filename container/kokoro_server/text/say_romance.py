@@ -114,6 +114,8 @@ def _(form: Fraction, lang: str) -> str:
     whole = f"{cardinal(form.whole, lang)} {words.AND[lang]} " if form.whole else ""
     if (top, bottom) == ("1", 2):
         return f"{whole}{_HALF[lang]}" if whole else _A_HALF[lang]
+    if form.whole is None and "." not in top and bottom and float(top) > bottom:
+        return f"{cardinal(top, lang)} {words.OVER[lang]} {cardinal(bottom, lang)}"  # "128/82": a reading, not a part
     if "." in top or bottom == 0 or float(top) >= bottom or bottom not in words.FRACTIONS[lang]:
         return f"{whole}{cardinal(top, lang)} {_OUT_OF[lang]} {cardinal(bottom, lang)}"
     one, many = words.FRACTIONS[lang][bottom]
@@ -252,7 +254,7 @@ def _(form: Date, lang: str) -> str:
     name = months[form.month - 1]
     if form.day is None:
         return f"{name} {words.OF[lang]} {cardinal(form.year, lang)}" if form.year else name
-    first = form.day == 1 and lang in ("fr", "it")
+    first = form.day == 1 and lang in ("fr", "it", "pt_BR")  # "1º de dezembro": primeiro de dezembro
     day = str(num2words(1, lang=lang, to="ordinal")) if first else cardinal(form.day, lang)
     joiner = " de " if lang in ("es", "pt_BR") else " "
     said = f"{day}{joiner}{name}"

@@ -31,9 +31,10 @@ from .words_english import (
 
 
 def _prefix(match: re.Match[str], group: str) -> Word:
-    """What was written before ``group``, as written but for a number sign ("order #" -> "order number")."""
+    """What was written before ``group``, as written but for a number sign ("order #", "policy no." -> "order
+    number", "policy number")."""
     written = match.string[match.start() : match.start(group)]
-    return Word(" ".join(re.sub(r"#", " number ", written).split()))
+    return Word(" ".join(re.sub(r"#|\b(?i:no|num)\.", " number ", written).split()))
 
 
 def _code(reading_name: str) -> Build:
@@ -65,6 +66,8 @@ def _half(match: re.Match[str], reading: Reading, index: int) -> Form | None:
 def _number_sign(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     from .tag_token import read_number
 
+    if match["code"]:  # "Policy no. HX-2047-B": number, then the code
+        return Joined((Said("number"), Code(match["code"])))
     number = read_number(match["n"], reading.locale)
     return Joined((Said("number"), number)) if number is not None else None
 
@@ -233,7 +236,13 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     )
     add(list(YEAR_WORDS), pattern_rule(r"(?P<word>[A-Za-z]+)\s+(?P<year>1[1-9]\d\d|20\d\d)(?!\s*%|[-–]\d)", _year))
     add(list(PERIOD_WORDS), pattern_rule(r"(?P<word>[A-Za-z]+)\s+H(?P<n>[12])(?!\s?(?:['’]\d\d|\d{4}|FY))", _half))
-    add("no.|#", pattern_rule(r"(?:No\.|#)\s?(?P<n>\d[\d,]{0,12}(?:\.\d{1,3})?)", _number_sign))
+    add(
+        "no.|#",
+        pattern_rule(
+            rf"(?:[Nn]o\.|#)\s?(?:(?P<n>\d[\d,]{{0,12}}(?:\.\d{{1,3}})?)(?![\w-])|{_CODE})",
+            _number_sign,
+        ),
+    )
     add(list(WEEKDAYS), pattern_rule(rf"(?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})+)", _weekdays))
     add(
         "on|by|from|till|next|last|this|every|until",

@@ -52,7 +52,8 @@ def _before_noun(reading: Reading, last: int, read: int) -> bool:
     """Whether the word after the length is the noun it describes ("a 65\" TV", "the 12\" pizza")."""
     after = reading.core(last + 1)
     rest = reading.tokens[last].trail[read:]
-    return not rest and after.isalpha() and after.lower() not in FUNCTION_WORDS
+    noun = after.isalpha() or (after[:1].isdigit() and any(char.isalpha() for char in after))  # "a 65\" 4K TV"
+    return not rest and noun and after.lower() not in FUNCTION_WORDS
 
 
 def _height(reading: Reading, index: int) -> Span | None:

@@ -21,7 +21,6 @@ from .forms import (
     Form,
     Fraction,
     Measure,
-    Money,
     Number,
     Per,
     Percent,
@@ -36,7 +35,7 @@ from .locales import Locale
 from .tag_token import classify, quantity, ranged, read_number
 from .tokens import Token
 
-_GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
+GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
 # A span ends where its last token's core does: before a space, punctuation, a Chinese or Japanese letter.
 _END = rf"(?=[\s)\]}}\"”»,;:!?…'’.{WIDE_LETTERS}。、]|$)"
 
@@ -126,7 +125,7 @@ def pattern_rule(pattern: str, build: Build, opens: str = "", flags: int = 0) ->
     return rule
 
 
-def _number(written: str, reading: Reading) -> Number | None:
+def number_in(written: str, reading: Reading) -> Number | None:
     return read_number(re.sub(r"[ \u00a0\u202f]", "", written), reading.locale)
 
 
@@ -135,7 +134,8 @@ def _number(written: str, reading: Reading) -> Number | None:
 _EXTENSION = r"(?:,?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6}))?"
 PHONE = (
     r"(?P<number>\+\d{1,3}(?:[\s.-]{1,2}\(?\d{1,5}\)?){1,5}"
-    r"|(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}|(?:1\s)?\d{3}\s\d{3}\s\d{4}|0\d{2,4}\s\d{3,4}\s\d{3,4})" + _EXTENSION
+    r"|(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}|(?:1\s)?\d{3}\s\d{3}\s\d{4}|0\d{1,4}\s\d{3,4}\s\d{3,4}"
+    r"|\(0?\d{2}\)\s?\d{4,5}[\s.-]\d{4})" + _EXTENSION  # "02 1234 5678", "(11) 98765-4321"
 )
 
 
@@ -171,21 +171,7 @@ def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
 
 
-def _money_apart(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """An amount and its currency written apart, either way round: "12,99 €", "20 USD", "€ 42,97", "USD 250",
-    with a magnitude before the sign or after the amount ("2,5 M€", "R$ 4 bilhões", "C$ 4 million")."""
-    amount = _amount(match["n"], reading)
-    sign = match["sign"]
-    if amount is None or sign not in reading.locale.currencies:
-        return None
-    scale = match.groupdict().get("glued") or match.groupdict().get("scale")
-    if scale and isinstance(amount, Number):
-        amount = Scaled(amount, reading.locale.scales[scale])
-    money = _per(Money(amount, reading.locale.currencies[sign], sign=sign), match, reading)
-    return Signed(match["q"], money) if match["q"] and money is not None else money
-
-
-def _per(form: Form, match: re.Match[str], reading: Reading) -> Form | None:
+def per_after(form: Form, match: re.Match[str], reading: Reading) -> Form | None:
     """``form`` per what is written after its "/" ("12,99 €/mes", "4,5 %/año"), where the match has one."""
     written = match.groupdict().get("per")
     if not written:
@@ -194,40 +180,16 @@ def _per(form: Form, match: re.Match[str], reading: Reading) -> Form | None:
     return Per(form, per) if per else None
 
 
-def _amount(written: str, reading: Reading) -> Number | Scaled | None:
-    """An amount of money: a number, or a number and its magnitude ("4B $", "R$ 3,5M": M and B are never
-    letters before a currency)."""
-    number = _number(written, reading)
-    if number is not None:
-        return number
-    match = re.fullmatch(r"(?P<n>.+?)(?P<scale>k|K|M|B|bn)", written)
-    number = _number(match["n"], reading) if match else None
-    if match is None or number is None or match["scale"] not in reading.locale.scales:
-        return None
-    return Scaled(number, reading.locale.scales[match["scale"]])
-
-
-def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "$4.5 million", "€2 bn", "3 billion": a quantity, then its magnitude in a word."""
-    scale = reading.locale.scales.get(match["scale"])
-    form = classify(match["n"], reading.locale)
-    if scale is None:
-        return None
-    if isinstance(form, Money) and isinstance(form.amount, Number):
-        return Money(Scaled(form.amount, scale), form.currency, sign=form.sign)
-    return None
-
-
 def _percent(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     amount = quantity(match["n"], reading.locale) or classify(match["n"], reading.locale)
     if isinstance(amount, Range) and isinstance(amount.high, Number):  # "10-20 %"
-        return _per(Range(amount.low, Percent(amount.high)), match, reading)
-    return _per(Percent(amount), match, reading) if isinstance(amount, Number) else None
+        return per_after(Range(amount.low, Percent(amount.high)), match, reading)
+    return per_after(Percent(amount), match, reading) if isinstance(amount, Number) else None
 
 
 def _percent_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "5 %-8 %", "5 % – 8 %": two percentages, written apart from their sign."""
-    low, high = _number(match["low"], reading), _number(match["high"], reading)
+    low, high = number_in(match["low"], reading), number_in(match["high"], reading)
     return Range(Percent(low), Percent(high)) if low is not None and high is not None else None
 
 
@@ -279,7 +241,7 @@ def _spaced_range(match: re.Match[str], reading: Reading, index: int) -> Form | 
 
 
 def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    sides = [_number(side, reading) for side in re.split(r"\s*[x×]\s*", match.group())]
+    sides = [number_in(side, reading) for side in re.split(r"\s*[x×]\s*", match.group())]
     if any(side is None or side.negative for side in sides):
         return None
     return Dimensions(tuple(side for side in sides if side is not None))
@@ -305,7 +267,7 @@ def _period_year(match: re.Match[str], reading: Reading, index: int) -> Form | N
 
 def _french_thousands(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "1 500", "12 000 000": French groups thousands with a space."""
-    return _number(match["n"], reading)
+    return number_in(match["n"], reading)
 
 
 def _qualified(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -322,13 +284,12 @@ class Rules:
     words: dict[str, tuple[Rule, ...]]  # by the word, in lower case, that starts them
 
 
-def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
-    """The rules whose span starts at a number or a sign: telephone numbers, amounts, measures, times..."""
+def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """The rules whose span starts at a number or a sign: telephone numbers, amounts (``money``, the language's
+    rules of money written apart: ``tag_money``), measures, times..."""
     units = "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
-    signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
-    scales = _scale_words(locale)
     months = "|".join(re.escape(month) for month in sorted(locale.months, key=len, reverse=True)) or "(?!)"
-    number = _number_pattern(locale)
+    number = number_pattern(locale)
     value = rf"{QUALIFIER}?(?:{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [
         pattern_rule(PHONE, _phone, opens="("),
@@ -336,30 +297,24 @@ def numeric_rules(locale: Locale) -> tuple[Rule, ...]:
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
         ),
         pattern_rule(
-            rf"(?P<clock>\d{{1,2}}(?:[:.][0-5]\d)?)(?:{_GAP})?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
-            rf"(?:{_GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
+            rf"(?P<clock>\d{{1,2}}(?:[:.][0-5]\d)?)(?:{GAP})?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
+            rf"(?:{GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
             _meridiem,
             flags=re.IGNORECASE,
         ),
-        pattern_rule(rf"(?P<clock>\S{{3,12}}?){_GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
+        pattern_rule(rf"(?P<clock>\S{{3,12}}?){GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
+        *money,
+        pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
         pattern_rule(
-            rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){_GAP}(?:(?P<scale>{scales}){_GAP})?"
-            rf"(?P<glued>{_glued_scales(locale)})?(?P<sign>{signs})"
-            rf"(?:/(?P<per>\w{{1,10}}))?",
-            _money_apart,
+            rf"(?P<low>{number})(?:{GAP})?%(?:{GAP})?[-–—](?:{GAP})?(?P<high>{number})(?:{GAP})?%", _percent_range
         ),
-        pattern_rule(rf"(?P<n>\S{{1,24}}?){_GAP}(?P<scale>{scales})", _scale_word),
-        pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){_GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
+        pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
+        pattern_rule(r"(?P<whole>\d{1,3})" + GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
+        pattern_rule(rf"(?P<low>\S{{1,24}}?){GAP}[-–—]{GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
+        pattern_rule(rf"\d{{1,5}}(?:{GAP}[x×]{GAP}\d{{1,5}}){{1,2}}", _spaced_dimensions),
         pattern_rule(
-            rf"(?P<low>{number})(?:{_GAP})?%(?:{_GAP})?[-–—](?:{_GAP})?(?P<high>{number})(?:{_GAP})?%", _percent_range
-        ),
-        pattern_rule(rf"(?P<n>{value}){_GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
-        pattern_rule(r"(?P<whole>\d{1,3})" + _GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
-        pattern_rule(rf"(?P<low>\S{{1,24}}?){_GAP}[-–—]{_GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
-        pattern_rule(rf"\d{{1,5}}(?:{_GAP}[x×]{_GAP}\d{{1,5}}){{1,2}}", _spaced_dimensions),
-        pattern_rule(
-            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|º)?{_GAP}(?:(?:of|de|di){_GAP})?(?P<month>{months})\.?"
-            rf"(?:,?{_GAP}(?P<year>\d{{4}}))?",
+            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?{GAP}(?:(?:of|de|di){GAP})?(?P<month>{months})\.?"
+            rf"(?:,?{GAP}(?P<year>\d{{4}}))?",
             _day_month,
             flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
         ),
@@ -374,26 +329,14 @@ QUALIFIER = r"(?:<=|>=|[~≈<>≤≥±])"
 _FRENCH_GROUPS = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}"
 
 
-def _number_pattern(locale: Locale) -> str:
+def number_pattern(locale: Locale) -> str:
     """A written number that cannot end in a dot or a comma (a sentence's end is not a decimal mark);
     in French, also with spaces between its thousands."""
     number = r"[-−+]?\d(?:[\d.,]{0,23}\d)?"
     return f"(?:{_FRENCH_GROUPS}(?:,\\d{{1,6}})?|{number})" if locale.language == "fr-fr" else number
 
 
-PERIOD_YEAR = pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){_GAP}(?P<year>(?:19|20)\d\d)", _period_year)
-
-
-def _scale_words(locale: Locale) -> str:
-    """The magnitudes written as words after an amount ("million", "bilhões", "mil millones"), longest first."""
-    words = sorted((scale for scale in locale.scales if len(scale) > 2 or scale in ("mi", "bi")), key=len, reverse=True)
-    return "|".join(re.escape(scale) for scale in words) or "(?!)"
-
-
-def _glued_scales(locale: Locale) -> str:
-    """The magnitudes written glued to a currency sign after an amount ("2,5 M€", "3 Md€")."""
-    letters = [scale for scale in locale.scales if len(scale) <= 3 and scale[0].isupper()]
-    return "|".join(re.escape(scale) for scale in sorted(letters, key=len, reverse=True)) or "(?!)"
+PERIOD_YEAR = pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){GAP}(?P<year>(?:19|20)\d\d)", _period_year)
 
 
 def _all_units(locale: Locale) -> list[str]:
@@ -408,19 +351,11 @@ def _all_units(locale: Locale) -> list[str]:
 
 
 def sign_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
-    """Rules that start at a sign written apart: "≥ 18", "€ 42,97", "USD 250"."""
-    qualified = pattern_rule(rf"(?P<sign><=|>=|[~≈<>≤≥±]){_GAP}(?P<n>\S{{1,24}}?)", _qualified)
+    """Rules that start at a sign written apart: "≥ 18", "≈ 30", and periods of a year ("Q4 2025")."""
+    qualified = pattern_rule(rf"(?P<sign><=|>=|[~≈<>≤≥±]){GAP}(?P<n>\S{{1,24}}?)", _qualified)
     rules: dict[str, tuple[Rule, ...]] = {
         sign: (qualified,) for sign in ("~", "≈", "<", ">", "≤", "≥", "<=", ">=", "±")
     }
-    number = _number_pattern(locale)
-    money = pattern_rule(
-        rf"(?P<q>{QUALIFIER})?(?P<sign>\S{{1,4}}?){_GAP}(?P<n>{number}(?:[kKMB]|bn)?)"
-        rf"(?:{_GAP}(?P<scale>{_scale_words(locale)}))?(?:/(?P<per>\w{{1,10}}))?",
-        _money_apart,
-    )
-    for sign in locale.currencies:
-        rules[sign.lower()] = (money,)
     for period in ("q1", "q2", "q3", "q4", "h1", "h2", "fy", "1q", "2q", "3q", "4q"):
         rules[period] = (PERIOD_YEAR,)
     return rules

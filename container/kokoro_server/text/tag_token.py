@@ -19,6 +19,7 @@ from .forms import (
     Code,
     Date,
     Decade,
+    Duration,
     Form,
     Fraction,
     Joined,
@@ -158,7 +159,8 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return fraction
     if (match := _CLOCK.fullmatch(core)) is not None:
         return _clock(match)
-    if locale.language == "fr-fr" and (match := _FRENCH_CLOCK.fullmatch(core)) is not None and int(match["h"]) <= 24:
+    clock_h = locale.language in ("fr-fr", "pt-br")  # "18h30", "9h30": French and Brazilian hours
+    if clock_h and (match := _FRENCH_CLOCK.fullmatch(core)) is not None and int(match["h"]) <= 24:
         return Time(int(match["h"]), int(match["m"]) if match["m"] else None)  # "18h30", "14h"
     if (match := patterns["plus"].fullmatch(core)) is not None:
         return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
@@ -213,6 +215,8 @@ def _per(core: str, locale: Locale) -> Form | None:
     amount = _quantity(what, locale)
     if isinstance(amount, (Money, Percent, Measure, Number, Scaled)):
         return Per(amount, per_key)
+    if isinstance(amount, Time) and amount.meridiem is None and amount.second is None:  # "9:30/mile": a pace
+        return Per(Duration(None, amount.hour, amount.minute or 0), per_key)
     return None
 
 

@@ -13,12 +13,13 @@ from functools import cache
 
 from . import words_english as english
 from . import words_romance as romance
-from .forms import Code, Decade, Form, Measure, Money, Number, Ordinal, Year
+from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Scaled, Year
 from .locales import ROMANCE, Locale
 from .tag_cues import ADDRESS, CAPITALIZED, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
+from .tag_money import money_rules, sign_money_rules
 from .tag_spans import Reading, Rule, Span, numeric_rules, sign_rules
 from .tag_token import classify
 from .tokens import Token, tokenize
@@ -42,19 +43,19 @@ def rules_of(locale: Locale) -> Rules:
 
 
 def _rules(locale: Locale) -> Rules:
-    words: dict[str, tuple[Rule, ...]] = dict(sign_rules(locale))
+    words: dict[str, tuple[Rule, ...]] = dict(sign_rules(locale)) | sign_money_rules(locale)
     for word, found in time_rules(locale).items():
         words[word] = words.get(word, ()) + found
     if locale.language.startswith("en"):
         for word, found in english_rules().items():
             words[word] = words.get(word, ()) + found
-        return Rules((ADDRESS, *imperial_rules(), *numeric_rules(locale)), words, (CAPITALIZED,))
+        return Rules((ADDRESS, *imperial_rules(), *numeric_rules(locale, money_rules(locale))), words, (CAPITALIZED,))
     if locale.language in ROMANCE:
         by_word, numeric, capitalized = romance_rules(locale)
         for word, found in by_word.items():
             words[word] = words.get(word, ()) + found
-        return Rules((*numeric, *imperial_rules(), *numeric_rules(locale)), words, capitalized)
-    return Rules((*imperial_rules(), *numeric_rules(locale)), words | signs_rules(locale), ())
+        return Rules((*numeric, *imperial_rules(), *numeric_rules(locale, money_rules(locale))), words, capitalized)
+    return Rules((*imperial_rules(), *numeric_rules(locale, money_rules(locale))), words | signs_rules(locale), ())
 
 
 def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
@@ -115,14 +116,26 @@ def _alone(reading: Reading, index: int) -> Form | None:
     said_digits = _code_before(reading, index) or _called(core, before, after, locale)
     if isinstance(form, Number) and core.isdigit() and said_digits:
         return Code(core, "digits")
-    noun_after = after[:1].islower() and after.isalpha()
+    noun_after = after[:1].islower() and after.rstrip(".").isalpha()
     if locale.language == "it" and isinstance(form, Measure) and form.unit == "°" and noun_after:
         return Ordinal(form.amount.whole if isinstance(form.amount, Number) else "0")  # "il 3° posto": terzo
+    if isinstance(form, Scaled) and core.endswith("K") and _k_letter(form, before, after):
+        return Joined((form.amount, Letters("K")))  # "a 5K run", "4K TV": the letter, not a thousand
     if isinstance(form, Decade) and before.lower() in _ARTICLES.get(locale.language, ()):
         return replace(form, after_article=True)  # "los 1980s": los años ochenta
     if locale.language == "es" and isinstance(form, Ordinal) and noun_after:
         return replace(form, before_noun=True)  # "el 1.º día": el primer día
     return form
+
+
+_K_NOUNS = frozenset("run race walk tv tvs monitor monitors display displays screen screens video videos resolution "
+                     "camera cameras streaming hdr uhd content".split())  # fmt: skip
+
+
+def _k_letter(form: Scaled, before: str, after: str) -> bool:
+    amount = form.amount
+    small = amount.fraction is None and len(amount.whole) <= 2
+    return small and (before.lower() in ("a", "the", "this", "that") or after.lower().rstrip(".,") in _K_NOUNS)
 
 
 def _called(core: str, before: str, after: str, locale: Locale) -> bool:

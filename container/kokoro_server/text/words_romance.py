@@ -157,6 +157,7 @@ DEGREE_UNITS = {
 }
 TO = {"es": "a", "fr": "à", "it": "a", "pt_BR": "a"}  # "65-70 °F": sesenta y cinco a setenta grados
 AND = {"es": "y", "fr": "et", "it": "e", "pt_BR": "e"}
+OVER = {"es": "sobre", "fr": "sur", "it": "su", "pt_BR": "por"}  # "128/82": a reading, one number over another
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}
 EQUALS = {"es": "igual a", "fr": "égale", "it": "uguale a", "pt_BR": "igual a"}
 ABOUT = {"es": "aproximadamente", "fr": "environ", "it": "circa", "pt_BR": "aproximadamente"}

@@ -1,0 +1,104 @@
+"""Amounts of money written apart from their currency, either way round ("12,99 €", "€ 42,97", "USD 250"), with
+a magnitude before the sign or after the amount ("2,5 M€", "R$ 4 bilhões", "C$ 4 million", "US$21.4 trillion"),
+and per what they are priced ("$95 pp": per person).
+
+The rules are tried at a number (``money_rules``) or at a currency's sign or code (``sign_money_rules``), each a
+bounded pattern matched from its token, as every span rule is (``tag_spans``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .forms import Form, Money, Number, Per, Scaled, Signed
+from .locales import Locale
+from .tag_spans import GAP, QUALIFIER, Reading, Rule, number_in, number_pattern, pattern_rule, per_after
+from .tag_token import classify
+
+
+def _money_apart(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """An amount and its currency written apart, either way round: "12,99 €", "20 USD", "€ 42,97", "USD 250",
+    with a magnitude before the sign or after the amount ("2,5 M€", "R$ 4 bilhões", "C$ 4 million")."""
+    amount = _amount(match["n"], reading)
+    sign = match["sign"]
+    if amount is None or sign not in reading.locale.currencies:
+        return None
+    scale = match.groupdict().get("glued") or match.groupdict().get("scale")
+    if scale and isinstance(amount, Number):
+        amount = Scaled(amount, reading.locale.scales[scale])
+    money = per_after(Money(amount, reading.locale.currencies[sign], sign=sign), match, reading)
+    return Signed(match["q"], money) if match["q"] and money is not None else money
+
+
+def _amount(written: str, reading: Reading) -> Number | Scaled | None:
+    """An amount of money: a number, or a number and its magnitude ("4B $", "R$ 3,5M": M and B are never
+    letters before a currency)."""
+    number = number_in(written, reading)
+    if number is not None:
+        return number
+    match = re.fullmatch(r"(?P<n>.+?)(?P<scale>k|K|M|B|bn)", written)
+    number = number_in(match["n"], reading) if match else None
+    if match is None or number is None or match["scale"] not in reading.locale.scales:
+        return None
+    return Scaled(number, reading.locale.scales[match["scale"]])
+
+
+def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "$4.5 million", "€2 bn", "3 billion": a quantity, then its magnitude in a word."""
+    scale = reading.locale.scales.get(match["scale"])
+    form = classify(match["n"], reading.locale)
+    if scale is None:
+        return None
+    if isinstance(form, Money) and isinstance(form.amount, Number):
+        return Money(Scaled(form.amount, scale), form.currency, sign=form.sign)
+    return None
+
+
+def _scale_words(locale: Locale) -> str:
+    """The magnitudes written as words after an amount ("million", "bilhões", "mil millones"), longest first."""
+    words = sorted((scale for scale in locale.scales if len(scale) > 2 or scale in ("mi", "bi")), key=len, reverse=True)
+    return "|".join(re.escape(scale) for scale in words) or "(?!)"
+
+
+def _glued_scales(locale: Locale) -> str:
+    """The magnitudes written glued to a currency sign after an amount ("2,5 M€", "3 Md€")."""
+    letters = [scale for scale in locale.scales if len(scale) <= 3 and scale[0].isupper()]
+    return "|".join(re.escape(scale) for scale in sorted(letters, key=len, reverse=True)) or "(?!)"
+
+
+_PER_ABBREVIATIONS = {"pp": "person", "p.p.": "person", "pn": "night", "p.n.": "night", "pa": "year", "p.a.": "year"}
+
+
+def _priced_per(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "$95 pp", "€80 p.n.": an amount of money per person, per night, per year."""
+    money = classify(match["n"], reading.locale)
+    return Per(money, _PER_ABBREVIATIONS[match["per"]]) if isinstance(money, Money) else None
+
+
+def money_rules(locale: Locale) -> tuple[Rule, ...]:
+    """The rules of money that start at a number: the amount, then its magnitude or its currency."""
+    signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
+    scales, number = _scale_words(locale), number_pattern(locale)
+    rules = [
+        pattern_rule(
+            rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){GAP}(?:(?P<scale>{scales}){GAP})?"
+            rf"(?P<glued>{_glued_scales(locale)})?(?P<sign>{signs})(?:/(?P<per>\w{{1,10}}))?",
+            _money_apart,
+        ),
+        pattern_rule(rf"(?P<n>\S{{1,24}}?){GAP}(?P<scale>{scales})", _scale_word),
+    ]
+    if locale.language.startswith("en"):
+        per = "|".join(re.escape(short) for short in sorted(_PER_ABBREVIATIONS, key=len, reverse=True))
+        rules.append(pattern_rule(rf"(?P<n>\S{{1,24}}?){GAP}(?P<per>{per})", _priced_per))
+    return tuple(rules)
+
+
+def sign_money_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
+    """The rules of money that start at its sign or code written apart ("€ 42,97", "USD 250", "R$ 4 bilhões"),
+    by the sign in lower case."""
+    money = pattern_rule(
+        rf"(?P<q>{QUALIFIER})?(?P<sign>\S{{1,4}}?){GAP}(?P<n>{number_pattern(locale)}(?:[kKMB]|bn)?)"
+        rf"(?:{GAP}(?P<scale>{_scale_words(locale)}))?(?:/(?P<per>\w{{1,10}}))?",
+        _money_apart,
+    )
+    return {sign.lower(): (money,) for sign in locale.currencies}

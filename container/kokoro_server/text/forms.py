@@ -186,6 +186,7 @@ class Dotted:
     parts: tuple[str, ...]
     kind: str  # "version" or "ip"
     prefix: str = ""  # "v"
+    suffix: str = ""  # a version's pre-release ("4.0.0-rc2": rc2, "10.0.3b": b), an address's mask ("/8": 8)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from .tokens import sayable
 from .words_english import SYMBOLS
 
 _BREAKS = frozenset(" -–—()[]{},;:'\"")  # said as a pause between the groups of a code
-_TOLL_FREE = frozenset({"800", "888", "877", "866", "855", "844", "833"})
+_HUNDREDS = frozenset({"800", "900"})  # said "eight hundred" at a number's start; 888, 877 digit by digit
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class Speller:
     sayable: Callable[[str], bool]  # whether a run of letters is said as a word
     address_signs: Mapping[str, str]  # "." -> "dot", "-" -> "dash" in an e-mail or web address
     hashtag: str = "hashtag"
+    point: str | None = None  # a dot between digits in a code ("E11.9": point); None: said as the other signs
     plus: str = "plus"
     extension: str = "extension"
     hundred: Callable[[str], str] | None = None  # "800" -> "eight hundred" (American toll-free numbers)
@@ -52,6 +53,7 @@ ENGLISH = Speller(
     address_signs={".": "dot", "-": "dash", "/": "slash", ":": "colon", "?": "question mark", "_": "underscore",
                    "+": "plus", "=": "equals", "&": "and", "#": "hash", "%": "percent", "~": "tilde", "@": "at"},
     hundred=lambda group: f"{spoken.cardinal(group[0])} hundred",
+    point="point",
 )  # fmt: skip
 
 
@@ -87,7 +89,13 @@ def spelled(text: str, speller: Speller = ENGLISH, reading: str = "spelled") -> 
     if reading == "spelled" and not any(c.isalpha() for c in text):
         reading = "digits"
     groups: list[list[str]] = [[]]
-    for kind, run in runs(text):
+    previous = ""
+    for (kind, run), following in zip(runs(text), [*list(runs(text))[1:], ("", "")], strict=True):
+        if run == "." and previous == "digits" and following[0] == "digits" and speller.point:
+            groups[-1].append(speller.point)  # "E11.9": ee eleven point nine
+            previous = kind
+            continue
+        previous = kind
         if kind == "space" or run in _BREAKS:
             if groups[-1]:
                 groups.append([])
@@ -134,14 +142,14 @@ def _flight(text: str, speller: Speller) -> str:
 
 
 def telephone(form: Telephone, speller: Speller = ENGLISH) -> str:
-    """Each group of the number digit by digit, groups apart by a comma; an American toll-free prefix as
+    """Each group of the number digit by digit, groups apart by a comma; an American 800 or 900 prefix as
     "eight hundred"."""
     groups = list(form.groups)
     said: list[str] = []
     if form.plus and groups:
         said.append(f"{speller.plus} {digits(groups.pop(0), speller)}")
     for index, group in enumerate(groups):
-        toll_free = speller.hundred is not None and group in _TOLL_FREE and index <= 1
+        toll_free = speller.hundred is not None and group in _HUNDREDS and index <= 1
         said.append(speller.hundred(group) if toll_free and speller.hundred else digits(group, speller))
     words = ", ".join(said)
     if form.extension:
@@ -164,19 +172,20 @@ def electronic(form: Electronic, speller: Speller = ENGLISH) -> str:
     text = re.sub(r"^(?:https?|ftp)://", "", text, flags=re.IGNORECASE)
     text = re.sub(r"^www\.", "", text, flags=re.IGNORECASE)
     host, _, path = text.partition("/")
-    said = _dotted(host, speller)
+    said = _dotted(host, speller, host=True)
     if path.strip("/"):
         said += f" {speller.address_signs['/']} {_dotted(path.rstrip('/'), speller)}"
     return said
 
 
-def _dotted(text: str, speller: Speller) -> str:
+def _dotted(text: str, speller: Speller, host: bool = False) -> str:
     said = []
-    for kind, run in runs(text):
+    for number, (kind, run) in enumerate(runs(text)):
         if kind == "digits":
             said.append(digits(run, speller))
         elif kind == "letters":
-            said.append(run if _readable_label(run, speller) else letters(run, speller))
+            short_first = host and number == 0 and len(run) <= 2  # "aa.com", "hp.com": letters
+            said.append(run if _readable_label(run, speller) and not short_first else letters(run, speller))
         elif kind == "sign" and (name := speller.address_signs.get(run) or speller.symbols.get(run, "")):
             said.append(name)
     return " ".join(said)

@@ -9,6 +9,7 @@ spelled by ``say_codes``.
 
 from __future__ import annotations
 
+import re
 from functools import singledispatch
 
 from . import spoken
@@ -297,7 +298,7 @@ def _(form: Time, british: bool) -> str:
         said = f"{_clock(hour, minute, british)} {form.meridiem.upper()}"
     elif british and form.twenty_four:
         said = f"{spoken.cardinal(hour, british)} hundred" if minute == 0 else _clock(hour, minute, british)
-    elif form.twenty_four and (hour >= 13 or hour == 0):  # a 24-hour time, said on the 12-hour clock
+    elif form.twenty_four:  # a 24-hour time ("09:00", "18:30"), said on the 12-hour clock
         said = f"{_clock(hour % 12 or 12, minute, british)} {'AM' if hour < 12 else 'PM'}"
     elif minute == 0 and form.minute is not None:
         said = f"{spoken.cardinal(hour, british)} o'clock"
@@ -348,10 +349,21 @@ def _(form: Electronic, british: bool) -> str:
 
 @_say.register
 def _(form: Dotted, british: bool) -> str:
-    if form.kind == "ip":
-        return " dot ".join(spoken.digits(part) for part in form.parts)
+    if form.kind == "ip":  # "10.1.20.254": ten dot one dot twenty dot two five four; "/8": slash eight
+        said = " dot ".join(_ip_part(part, british) for part in form.parts)
+        return f"{said} slash {spoken.cardinal(form.suffix)}" if form.suffix else said
     said = " point ".join(spoken.cardinal(part, british) for part in form.parts)
+    if form.suffix:
+        said += f" {code(Code(form.suffix.upper()), british)}"  # "rc2": ar see two
     return f"version {said}" if form.prefix else said
+
+
+def _ip_part(part: str, british: bool) -> str:
+    return (
+        spoken.cardinal(part, british)
+        if len(part) <= 2 and not (len(part) == 2 and part[0] == "0")
+        else spoken.digits(part)
+    )
 
 
 @_say.register
@@ -369,7 +381,8 @@ def _(form: Roman, british: bool) -> str:
 def _(form: Address, british: bool) -> str:
     number = spoken.paired(form.number, british) + (f" {spoken.LETTERS[form.letter]}" if form.letter else "")
     before = f"{COMPASS[form.before]} " if form.before else ""
-    said = f"{number} {before}{form.names} {STREET_TYPES[form.street]}"
+    names = re.sub(r"\d+(?:st|nd|rd|th)", lambda name: spoken.ordinal(name.group()[:-2], british), form.names)
+    said = f"{number} {before}{names} {STREET_TYPES[form.street]}"  # "W 57th St": West fifty-seventh Street
     return f"{said} {COMPASS[form.after]}" if form.after else said
 
 

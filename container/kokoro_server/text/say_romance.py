@@ -22,6 +22,7 @@ from .forms import (
     Decade,
     Dimensions,
     Dotted,
+    Duration,
     Electronic,
     FeetInches,
     Form,
@@ -289,6 +290,18 @@ def _(form: Time, lang: str) -> str:
 
 
 @_say.register
+def _(form: Duration, lang: str) -> str:
+    """ "2h 45m": dos horas y cuarenta y cinco minutos."""
+    parts = []
+    for value, unit in ((form.hours or 0, "hour"), (form.minutes, "minute"), (form.seconds, "second")):
+        if value:
+            one, many = words.DURATION_UNITS[lang][unit]
+            parts.append(one if value == 1 else f"{cardinal(value, lang)} {many}")
+    said = f" {words.AND[lang]} ".join(parts) or f"{cardinal(0, lang)} {words.DURATION_UNITS[lang]['second'][1]}"
+    return said
+
+
+@_say.register
 def _(form: Period, lang: str) -> str:
     if form.letter == "FY":
         year = form.year or ""
@@ -322,8 +335,13 @@ def _(form: Electronic, lang: str) -> str:
 @_say.register
 def _(form: Dotted, lang: str) -> str:
     if form.kind == "ip":
-        return f" {words.POINT[lang]} ".join(digits(part, _speller(lang)) for part in form.parts)
-    return f" {words.POINT[lang]} ".join(cardinal(part, lang) for part in form.parts)
+        said = f" {words.POINT[lang]} ".join(
+            cardinal(part, lang) if len(part) <= 2 and part[:1] != "0" or part == "0" else digits(part, _speller(lang))
+            for part in form.parts
+        )
+        return f"{said} {words.ADDRESS_SIGNS[lang]['/']} {cardinal(form.suffix, lang)}" if form.suffix else said
+    said = f" {words.POINT[lang]} ".join(cardinal(part, lang) for part in form.parts)
+    return f"{said} {code(Code(form.suffix.upper()), speller=_speller(lang))}" if form.suffix else said
 
 
 @_say.register
@@ -382,4 +400,5 @@ def _speller(lang: str) -> Speller:
         address_signs=words.ADDRESS_SIGNS[lang],
         plus=words.PLUS[lang],
         extension=words.EXTENSION[lang],
+        point=words.POINT[lang],
     )

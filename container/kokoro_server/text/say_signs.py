@@ -18,6 +18,7 @@ from .forms import (
     Decade,
     Dimensions,
     Dotted,
+    Duration,
     Electronic,
     FeetInches,
     Form,
@@ -200,6 +201,15 @@ def _(form: Time, language: str) -> str:
 
 
 @_say.register
+def _(form: Duration, language: str) -> str:
+    units = ("時間", "分", "秒") if language == "ja" else ("घंटे", "मिनट", "सेकंड")
+    values = (form.hours or 0, form.minutes, form.seconds)
+    return " ".join(
+        f"{value}{'' if language == 'ja' else ' '}{unit}" for value, unit in zip(values, units, strict=True) if value
+    )
+
+
+@_say.register
 def _(form: Period, language: str) -> str:
     if form.letter == "FY":
         return f"{form.year}年度" if language == "ja" else f"वित्त वर्ष {form.year}"
@@ -225,7 +235,10 @@ def _(form: Electronic, language: str) -> str:
 
 @_say.register
 def _(form: Dotted, language: str) -> str:
-    return words.POINT[language].join(form.parts) if language == "ja" else f" {words.POINT[language]} ".join(form.parts)
+    said = words.POINT[language].join(form.parts) if language == "ja" else f" {words.POINT[language]} ".join(form.parts)
+    if form.kind == "ip" and form.suffix:
+        return f"{said} {words.SYMBOLS[language]['/']} {form.suffix}"
+    return f"{said} {code(Code(form.suffix), speller=_speller(language))}" if form.suffix else said
 
 
 @_say.register

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from . import roman
-from .forms import Address, Code, Date, Form, Joined, Period, Range, Roman, Said, Word, Year
+from .forms import Address, Code, Date, Form, Joined, Measure, Number, Ordinal, Period, Range, Roman, Said, Word, Year
 from .tag_spans import Build, Reading, Rule, Span, pattern_rule
 from .words_english import (
     ADDRESS_UNITS,
@@ -24,6 +24,7 @@ from .words_english import (
     PLACES,
     STATES,
     STREET_TYPES,
+    TEMPERATURE_WORDS,
     UNITS,
     WEEKDAYS,
     YEAR_WORDS,
@@ -108,6 +109,24 @@ def _day_after(match: re.Match[str], reading: Reading, index: int) -> Form | Non
     return Joined((Word(match["word"]), Said(WEEKDAYS[match["days"].rstrip(".")])))
 
 
+def _weekday_before_date(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Said(WEEKDAYS[match["days"].rstrip(".")] + match["comma"])
+
+
+def _temperature(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    degrees = Number(match["n"].lstrip("-−"), negative=match["n"][0] in "-−")
+    return Joined((Word(match["word"]), Measure(degrees, f"°{match['unit']}")))
+
+
+def _post_office_box(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((Said("P O Box"), Code(match["code"], "digits")))
+
+
+def _floor(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "4th Fl.", "12th Flr": the fourth floor."""
+    return Joined((Ordinal(match["n"]), Said("floor")))
+
+
 def _address(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     before = match["before"].rstrip(".") if match["before"] else None
     after = match["after"].strip().rstrip(".") if match["after"] else None
@@ -137,11 +156,11 @@ def _numbered(match: re.Match[str], reading: Reading, index: int) -> Form | None
 def _street_or_saint(reading: Reading, index: int) -> Span | None:
     """ "Main St." is a street; "St. Louis" a saint; "Oak Dr." a drive ("Dr. Patel" is left to the table)."""
     token = reading.tokens[index]
-    if token.core not in ("St.", "Dr."):
+    if token.core not in ("St.", "Dr.", "St", "Dr"):
         return None
     before, after = reading.core(index - 1), reading.tokens[index + 1].text if index + 1 < len(reading.tokens) else ""
     named = bool(re.fullmatch(r"[A-Z][a-z]+", before)) and not _starts_sentence(reading, index - 1)
-    if token.core == "Dr.":
+    if token.core.startswith("Dr"):
         return (
             Span(index, index, Said("Drive"), dot="end")
             if named and (not after or after[:1].islower() or after[:1] in ",;")
@@ -177,6 +196,7 @@ def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
 
 
 _MONTHS = {name: number for number, name in enumerate(MONTHS, start=1)}
+_MONTH_NAMES = "|".join(sorted(MONTHS + [month[:3] for month in MONTHS] + ["Sept"], key=len, reverse=True))
 _MONTHS |= {name[:3]: number for name, number in list(_MONTHS.items())} | {"Sept": 9}
 _NOT_NAMES = frozenset(
     "The A An My Your His Her Its Our Their This That These Those In On At By For Of To And Or With No Get Need".split()
@@ -234,7 +254,28 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
             _code("digits"),
         ),
     )
-    add(list(YEAR_WORDS), pattern_rule(r"(?P<word>[A-Za-z]+)\s+(?P<year>1[1-9]\d\d|20\d\d)(?!\s*%|[-–]\d)", _year))
+    add(
+        list(YEAR_WORDS),
+        pattern_rule(
+            rf"(?P<word>[A-Za-z]+)\s+(?P<year>1[1-9]\d\d|20\d\d)(?!\s*%|[-–]\d|\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{_TYPES})\b)",
+            _year,
+        ),
+    )  # "in 1998", but not "to 1600 Pennsylvania Ave": a house number
+    add(
+        "po|p.o.|pob",
+        pattern_rule(r"(?:PO|P\.O\.|POB)\s?(?:Box\s)?(?P<code>\d{1,8})", _post_office_box),
+    )
+    add(
+        list(WEEKDAYS),
+        pattern_rule(rf"(?P<days>{_DAY})(?P<comma>,?)(?=\s+(?:\d|(?:{_MONTH_NAMES})\b))", _weekday_before_date),
+    )  # "Fri, Jan 9", "Sat 1–4 pm": a weekday's short form before its date or hours
+    add(
+        TEMPERATURE_WORDS,
+        pattern_rule(
+            r"(?P<word>[A-Za-z]+(?: of| to)?)\s+(?P<n>[-−]?\d{1,3})(?P<unit>[CF])\b",
+            _temperature,
+        ),
+    )  # "reach 24C", "a high of 75F": degrees, not a seat
     add(list(PERIOD_WORDS), pattern_rule(r"(?P<word>[A-Za-z]+)\s+H(?P<n>[12])(?!\s?(?:['’]\d\d|\d{4}|FY))", _half))
     add(
         "no.|#",
@@ -305,6 +346,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
 _COMPASS = "|".join(sorted(COMPASS, key=len, reverse=True))
 _TYPES = "|".join(sorted(STREET_TYPES, key=len, reverse=True))
 _NAME = r"(?:[A-Z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))"  # "Main", "O'Farrell", "5th"
+FLOOR = pattern_rule(r"(?P<n>\d{1,3})(?:st|nd|rd|th)\s+(?:Fl|Flr|Floor)\b\.?", _floor)
 ADDRESS = pattern_rule(
     rf"(?P<number>\d{{1,5}})(?P<letter>[A-Z])?\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"
     rf"(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?(?P<after>\s+(?:{_COMPASS})\b\.?)?",

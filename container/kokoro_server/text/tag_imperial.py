@@ -86,7 +86,9 @@ def _length(reading: Reading, index: int) -> Span | None:
     return Span(index, last, measure, trail_read=read)
 
 
-_SIZE = re.compile(r"(?P<a>\d{1,3})(?P<ua>['’′\"”″]) ?[x×] ?(?P<b>\d{1,3})(?P<ub>['’′\"”″])")
+_SIZE = re.compile(
+    r"(?P<a>\d{1,3})(?P<ua>['’′\"”″]) ?[x×] ?(?P<b>\d{1,3})['’′\"”″](?: ?[x×] ?(?P<c>\d{1,3})['’′\"”″])?"
+)
 
 
 def _size(reading: Reading, index: int) -> Span | None:
@@ -96,7 +98,7 @@ def _size(reading: Reading, index: int) -> Span | None:
         return None
     match, last, read = found
     unit = INCH if match["ua"] in _INCH_MARKS else FOOT
-    sides = (Number(match["a"]), Number(match["b"]))
+    sides = tuple(Number(match[side]) for side in "abc" if match[side])
     return Span(index, last, Dimensions(sides, unit, _before_noun(reading, last, read)), trail_read=read)
 
 

@@ -40,6 +40,7 @@ _URL = re.compile(
 _SCHEMED = re.compile(
     r"(?:https?|ftp|wss?|sftp)://[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}(?::\d{1,5})?(?:[/?#][^\s]{0,300})?", re.IGNORECASE
 )
+_LOCALHOST = re.compile(r"localhost(?::\d{1,5})?(?:/[^\s]{0,300})?")  # "localhost:8080/admin"
 _HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
 _HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
 _HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
@@ -57,8 +58,13 @@ _DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)['’]?s|['’](?P<sho
 _SHORT_YEAR = re.compile(r"['’](?P<year>\d\d)")
 _TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
 _DIMENSIONS = re.compile(r"\d{1,5}(?:\.\d{1,2})?(?:[x×]\d{1,5}(?:\.\d{1,2})?){1,2}")
-_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
-_VERSION = re.compile(r"(?P<v>[vV])?(?P<parts>\d{1,5}(?:\.\d{1,5}){2,6})|(?P<v2>[vV])(?P<parts2>\d{1,5}(?:\.\d{1,5})?)")
+_IP = re.compile(r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?:/(?P<mask>\d{1,2}))?")
+# A version, with a pre-release after it ("4.0.0-rc2", "v10.0.3b", "2.1.0-beta").
+_PRE = r"(?:-?(?P<{name}>(?:rc|alpha|beta|a|b|dev|pre)\d{{0,3}}))?"
+_VERSION = re.compile(
+    rf"(?P<v>[vV])?(?P<parts>\d{{1,5}}(?:\.\d{{1,5}}){{2,6}}){_PRE.format(name='pre')}"
+    rf"|(?P<v2>[vV])(?P<parts2>\d{{1,5}}(?:\.\d{{1,5}})?){_PRE.format(name='pre2')}"
+)
 _PERIOD = re.compile(r"(?P<letter>[QH])(?P<n>[1-4])(?:['’](?P<short>\d\d))?|(?P<n2>[1-4])Q|FY\s?(?P<fy>\d{4}|\d\d)")
 
 
@@ -73,7 +79,7 @@ def electronic(core: str) -> Form | None:
         if (match := _HASH_CODE.fullmatch(core)) is not None:
             return Code(match["code"], number_sign=True)
         return Electronic(core, "hashtag") if _HASHTAG.fullmatch(core) else None
-    if _SCHEMED.fullmatch(core):
+    if _SCHEMED.fullmatch(core) or _LOCALHOST.fullmatch(core):
         return Electronic(core, "url")  # "https://foo.bar.zz/x", "http://localhost:8080": any host after a scheme
     match = _URL.fullmatch(core)
     if match is None:
@@ -137,11 +143,12 @@ def shaped(core: str, before: str = "") -> Form | None:
         return Times(_plain_number(match["a"] or match["b"]), letter=before.lower() in ("a", "an", "the"))
     if _DIMENSIONS.fullmatch(core):
         return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core)))
-    if _IP.fullmatch(core) and all(int(part) <= 255 for part in core.split(".")):
-        return Dotted(tuple(core.split(".")), "ip")
+    if (match := _IP.fullmatch(core)) and all(int(part) <= 255 for part in match["ip"].split(".")):
+        return Dotted(tuple(match["ip"].split(".")), "ip", suffix=match["mask"] or "")  # "10.0.0.0/8"
     if (match := _VERSION.fullmatch(core)) is not None:
         parts = (match["parts"] or match["parts2"]).split(".")
-        return Dotted(tuple(parts), "version", prefix=match["v"] or match["v2"] or "")
+        suffix = match["pre"] or match["pre2"] or ""
+        return Dotted(tuple(parts), "version", prefix=match["v"] or match["v2"] or "", suffix=suffix)
     if (match := _RATIO.fullmatch(core)) is not None:
         return Range(Number(match["a"]), Number(match["b"]))
     if (match := _PERIOD.fullmatch(core)) is not None:

@@ -18,6 +18,7 @@ from kokoro_core.segmenter import WIDE_LETTERS
 from .forms import (
     Date,
     Dimensions,
+    Duration,
     Form,
     Fraction,
     Measure,
@@ -134,7 +135,7 @@ def number_in(written: str, reading: Reading) -> Number | None:
 _EXTENSION = r"(?:,?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6}))?"
 PHONE = (
     r"(?P<number>\+\d{1,3}(?:[\s.-]{1,2}\(?\d{1,5}\)?){1,5}"
-    r"|(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}|(?:1\s)?\d{3}\s\d{3}\s\d{4}|0\d{1,4}\s\d{3,4}\s\d{3,4}"
+    r"|(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}|(?:1\s)?\d{3}\s\d{3}\s\d{4}|0\d{1,4}\s\d{3,4}\s\d{3,4}|0\d{3,4}\s\d{6,7}"
     r"|\(0?\d{2}\)\s?\d{4,5}[\s.-]\d{4})" + _EXTENSION  # "02 1234 5678", "(11) 98765-4321"
 )
 
@@ -226,6 +227,11 @@ def _measured(amount: Form | None, unit: str, per: str | None, modifier: bool) -
     return Per(measured, per) if per else measured
 
 
+def _hours_minutes(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "2h 45m", "1 hr 20 min": how long, in hours and minutes."""
+    return Duration(int(match["h"]), int(match["m"]), 0)
+
+
 def _mixed_fraction(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     top, bottom = int(match["top"]), int(match["bottom"])
     if not 0 < top < bottom:
@@ -240,11 +246,25 @@ def _spaced_range(match: re.Match[str], reading: Reading, index: int) -> Form | 
     return ranged(low, high)
 
 
+_SIDE = re.compile(r"(?P<n>\d{1,5}(?:[.,]\d{1,2})?)\s*(?P<unit>[^\W\d_]+)?")
+_LENGTHS = {"in": "″", "inch": "″", "inches": "″", "ft": "′", "foot": "′", "feet": "′"}
+
+
 def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    sides = [number_in(side, reading) for side in re.split(r"\s*[x×]\s*", match.group())]
-    if any(side is None or side.negative for side in sides):
+    """ "5 x 7", "22 x 14 x 9 in", "12m x 8m", "10 ft × 10 ft × 8 ft": a size, in one unit or none."""
+    sides, units = [], set()
+    for side in _SIDE.finditer(match.group().replace("×", " x ").replace(" x ", "  ")):
+        number = number_in(side["n"], reading)
+        if number is None or number.negative:
+            return None
+        sides.append(number)
+        if side["unit"] and side["unit"] != "x":
+            units.add(_LENGTHS.get(side["unit"].lower()) or reading.locale.unit(side["unit"]) or side["unit"])
+    if len(units) > 1 or any(
+        unit not in reading.locale.units and unit not in reading.locale.spaced_units for unit in units
+    ):
         return None
-    return Dimensions(tuple(side for side in sides if side is not None))
+    return Dimensions(tuple(sides), unit=next(iter(units), None))
 
 
 def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -290,6 +310,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     units = "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
     months = "|".join(re.escape(month) for month in sorted(locale.months, key=len, reverse=True)) or "(?!)"
     number = number_pattern(locale)
+    side = r"\d{1,5}(?:[.,]\d{1,2})?"
+    lengths = r"(?:inches|inch|in|feet|foot|ft|cm|mm|km|m|yd|meters|metres)\b"
     value = rf"{QUALIFIER}?(?:{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [
         pattern_rule(PHONE, _phone, opens="("),
@@ -308,10 +330,18 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         pattern_rule(
             rf"(?P<low>{number})(?:{GAP})?%(?:{GAP})?[-–—](?:{GAP})?(?P<high>{number})(?:{GAP})?%", _percent_range
         ),
+        pattern_rule(
+            rf"(?P<h>\d{{1,2}})(?:{GAP})?(?:h|hr|hrs|hours?)\.?{GAP}(?P<m>[0-5]?\d)(?:{GAP})?(?:m|min|mins|minutes?)\b\.?",
+            _hours_minutes,
+        ),
+        pattern_rule(rf"{side}(?:{GAP}[x×]{GAP}{side}){{1,2}}(?:(?:{GAP})?{lengths}\.?)?", _spaced_dimensions),
+        pattern_rule(
+            rf"{side}(?:{GAP})?{lengths}(?:(?:{GAP})?[x×](?:{GAP})?{side}(?:{GAP})?{lengths}){{1,2}}\.?",
+            _spaced_dimensions,
+        ),
         pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
         pattern_rule(r"(?P<whole>\d{1,3})" + GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
         pattern_rule(rf"(?P<low>\S{{1,24}}?){GAP}[-–—]{GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
-        pattern_rule(rf"\d{{1,5}}(?:{GAP}[x×]{GAP}\d{{1,5}}){{1,2}}", _spaced_dimensions),
         pattern_rule(
             rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?{GAP}(?:(?:of|de|di){GAP})?(?P<month>{months})\.?"
             rf"(?:,?{GAP}(?P<year>\d{{4}}))?",

@@ -147,8 +147,8 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return Percent(_number(match, locale))
     if (match := patterns["cents"].fullmatch(core)) is not None:
         return Money(Number(*match["n"].replace(",", ".").partition(".")[::2]), locale.cents[match["sign"]], cents=True)
-    if (match := patterns["measure"].fullmatch(core)) is not None and (unit := locale.unit(match["unit"])):
-        return Measure(_number(match, locale), unit)  # "2.5KG", "100km/h"
+    if (match := patterns["measure"].fullmatch(core)) is not None and (unit := _unit(match["unit"], locale, after)):
+        return Measure(_number(match, locale), unit)  # "2.5KG", "100km/h", "the 100m final"
     if "/" in core and (rate := _per(core, locale)) is not None:
         return rate
     if (match := patterns["scaled"].fullmatch(core)) is not None and _scales(match, after):
@@ -165,6 +165,15 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
     if (match := patterns["plus"].fullmatch(core)) is not None:
         return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
     return None
+
+
+def _unit(written: str, locale: Locale, after: str) -> str | None:
+    """The unit written after a number; "m" glued to it is meters only before what a length describes."""
+    from .words_english import METER_NOUNS
+
+    if written == "m" and locale.language.startswith("en"):
+        return "m" if after.lower().rstrip(".,") in METER_NOUNS else None
+    return locale.unit(written)
 
 
 def ordinal(match: re.Match[str]) -> Ordinal:
@@ -256,10 +265,33 @@ def _range(core: str, locale: Locale) -> Form | None:
             return Range(
                 Date(None, locale.months[low.rstrip(".")], None), Date(None, locale.months[high.rstrip(".")], None)
             )
+        if (times := _time_range(low, high, locale)) is not None:
+            return times
         low_form, high_form = quantity(low, locale), quantity(high, locale)
         if low_form is not None and high_form is not None and (form := ranged(low_form, high_form)) is not None:
             return form
     return None
+
+
+_HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?P<ap>[ap]))")
+_DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that write "9.00–17.30"
+
+
+def _time_range(low: str, high: str, locale: Locale) -> Form | None:
+    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p" (as a chat writes them): a range of times."""
+    first, second = _HOURS.fullmatch(low), _HOURS.fullmatch(high)
+    if first is None or second is None or bool(first["ap"]) != bool(second["ap"]):
+        return None
+    if first["ap"]:
+        if not locale.language.startswith("en") or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
+            return None
+        return Range(
+            Time(int(first["h"]), meridiem=f"{first['ap']}m"), Time(int(second["h"]), meridiem=f"{second['ap']}m")
+        )
+    hours = int(first["h"]), int(second["h"])
+    if locale.language not in _DOTTED_TIMES or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
+        return None  # "1.50-2.75": two amounts
+    return Range(*(Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second)))
 
 
 def ranged(low: Form, high: Form) -> Form | None:
@@ -276,6 +308,8 @@ def ranged(low: Form, high: Form) -> Form | None:
     if isinstance(low, kinds) and isinstance(high, kinds) and not isinstance(high, Signed):
         if isinstance(low, Date) != isinstance(high, Date):
             return None
+        if isinstance(low, Time) and isinstance(high, Time) and (low.twenty_four or high.twenty_four):
+            low, high = replace(low, twenty_four=True), replace(high, twenty_four=True)  # "10:00–18:00": both 24-hour
         return Range(low, high)
     return None
 
@@ -325,6 +359,18 @@ def _joined_amount(part: str, locale: Locale) -> Form | None:
     return form if isinstance(form, _JOINED) else None
 
 
+def _shortcut(core: str) -> str | None:
+    """ "Ctrl+Alt+Del": control alt delete; a keyboard shortcut of named keys and single keys."""
+    from .words_english import KEYS
+
+    keys = core.split("+")
+    if len(keys) < 2 or len(keys) > 5 or not any(key in KEYS for key in keys):
+        return None
+    if not all(key in KEYS or re.fullmatch(r"[A-Za-z0-9]|F\d{1,2}", key) for key in keys):
+        return None
+    return " ".join(KEYS.get(key, key.upper() if len(key) == 1 else key) for key in keys)
+
+
 def _other(core: str, locale: Locale, before: str) -> Form | None:
     """Numbers after "#", sharps, words joined by a slash, grades: the rest of the classes."""
     if (form := shaped(core, before)) is not None:
@@ -333,8 +379,12 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
         return Joined((Symbol("#"), read_number(match["n"], locale) or Number(match["n"])))
     if re.fullmatch(r"[A-G]#", core):
         return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
+    if re.fullmatch(r"[A-Z]/[A-Z]", core) and locale.language.startswith("en"):
+        return Said(f"{core[0]} or {core[2]}")  # "Reply Y/N": Y or N
     if "/" in core and all(is_word(part) for part in core.split("/")):
         return Word(core.replace("/", " "))  # "and/or", "TCP/IP"
+    if "+" in core and locale.language.startswith("en") and (keys := _shortcut(core)) is not None:
+        return Said(keys)
     if core.endswith("+") and is_word(core.rstrip("+")):
         letters = core.rstrip("+")
         head: Form = Word(letters) if sayable(letters) else Code(letters)

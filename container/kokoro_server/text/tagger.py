@@ -13,9 +13,9 @@ from functools import cache
 
 from . import words_english as english
 from . import words_romance as romance
-from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Scaled, Year
+from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Said, Scaled, Year
 from .locales import ROMANCE, Locale
-from .tag_cues import ADDRESS, CAPITALIZED, english_rules
+from .tag_cues import ADDRESS, CAPITALIZED, FLOOR, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
@@ -49,7 +49,9 @@ def _rules(locale: Locale) -> Rules:
     if locale.language.startswith("en"):
         for word, found in english_rules().items():
             words[word] = words.get(word, ()) + found
-        return Rules((ADDRESS, *imperial_rules(), *numeric_rules(locale, money_rules(locale))), words, (CAPITALIZED,))
+        return Rules(
+            (ADDRESS, FLOOR, *imperial_rules(), *numeric_rules(locale, money_rules(locale))), words, (CAPITALIZED,)
+        )
     if locale.language in ROMANCE:
         by_word, numeric, capitalized = romance_rules(locale)
         for word, found in by_word.items():
@@ -119,6 +121,8 @@ def _alone(reading: Reading, index: int) -> Form | None:
     noun_after = after[:1].islower() and after.rstrip(".").isalpha()
     if locale.language == "it" and isinstance(form, Measure) and form.unit == "°" and noun_after:
         return Ordinal(form.amount.whole if isinstance(form.amount, Number) else "0")  # "il 3° posto": terzo
+    if form is None and core in english.BARE_TITLES and locale.language.startswith("en") and after[:1].isupper():
+        return Said(english.BARE_TITLES[core])  # "Mr Jones": Mister Jones
     if isinstance(form, Scaled) and core.endswith("K") and _k_letter(form, before, after):
         return Joined((form.amount, Letters("K")))  # "a 5K run", "4K TV": the letter, not a thousand
     if isinstance(form, Decade) and before.lower() in _ARTICLES.get(locale.language, ()):

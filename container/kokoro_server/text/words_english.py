@@ -138,7 +138,20 @@ for _short, _name in _LENGTHS.items():
         for _mark in _marks if _short != "in" else _marks[:1]:
             UNITS.setdefault(f"{_short}{_mark}", (f"{_power} {_name}", f"{_power} {_PLURALS.get(_name, _name + 's')}"))
 # Units read only after a space: "25 m" is metres, but "25m" may be minutes or millions; "2 ha" hectares.
-SPACED_UNITS = {"m": ("meter", "meters"), "ha": ("hectare", "hectares")}
+SPACED_UNITS = {"m": ("meter", "meters"), "ha": ("hectare", "hectares"), "s": ("second", "seconds"),
+                "bd": ("bedroom", "bedrooms"), "br": ("bedroom", "bedrooms"), "ba": ("bathroom", "bathrooms"),
+                "bdrm": ("bedroom", "bedrooms")}  # fmt: skip
+# What a length glued to an "m" measures in meters ("the 100m final", "a 50m drop"); elsewhere "10m" may be
+# minutes or millions.
+METER_NOUNS = frozenset(
+    "race sprint dash hurdles final finals record relay freestyle breaststroke backstroke butterfly medley world "
+    "olympic title swim event drop fall high deep long wide tall away above below pool".split()
+)
+# Keys of a keyboard as said in a shortcut ("Ctrl+Alt+Del": control alt delete).
+KEYS = {"Ctrl": "control", "Cmd": "command", "Alt": "alt", "Shift": "shift", "Del": "delete", "Esc": "escape",
+        "Opt": "option", "Tab": "tab", "Enter": "enter", "Fn": "function", "Win": "windows", "PgUp": "page up",
+        "PgDn": "page down", "Ins": "insert", "Space": "space", "Backspace": "backspace", "Return": "return",
+        "Option": "option", "Command": "command", "Control": "control", "Delete": "delete"}  # fmt: skip
 BRITISH_SPELLINGS = {"meter": "metre", "liter": "litre"}
 # What may follow "/" in a rate, said in the singular after "per": "$29/mo" is "per month".
 PER_WORDS = {
@@ -154,9 +167,16 @@ ABBREVIATIONS = {
     "approx.": "approximately", "dept.": "department", "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz",
     "Dr.": "Doctor", "Prof.": "Professor", "Jr.": "Junior", "Sr.": "Senior", "Ave.": "Avenue", "Blvd.": "Boulevard",
     "Rd.": "Road", "St.": "Street", "Apt.": "Apartment", "Ln.": "Lane", "Pkwy.": "Parkway", "Hwy.": "Highway",
-    "&": "and",
+    "&": "and", "Sen.": "Senator", "Rep.": "Representative", "Gov.": "Governor", "Gen.": "General", "Capt.": "Captain",
+    "Lt.": "Lieutenant", "Sgt.": "Sergeant", "Mt.": "Mount", "Hon.": "Honorable", "acct.": "account",
+    "incl.": "including", "excl.": "excluding", "pkg.": "package", "qty.": "quantity", "w/": "with",
+    "w/o": "without",
 }  # fmt: skip
-TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof."})
+TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Sen.", "Rep.", "Gov.", "Gen.", "Capt.", "Lt.", "Sgt.",
+                    "Hon."})  # fmt: skip
+# Titles written without their dot, as Britain writes them: said in full only before a name ("Mr Jones"), since
+# alone the letters may be a code's.
+BARE_TITLES = {"Mr": "Mister", "Mrs": "Missus", "Ms": "Miz", "Dr": "Doctor", "Prof": "Professor"}
 # Words after which a code of digits, letters and dashes is read character by character.
 CODE_WORDS = (
     "order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|invoice|account|policy"
@@ -251,4 +271,8 @@ CALL_WORDS = frozenset(
 SERVICE_NOUNS = frozenset(
     "operator operators dispatcher dispatchers dispatch call calls line lines center centre service services "
     "emergency lifeline hotline helpline".split()
+)
+# Words before a temperature written "24C" or "75F" (not a seat, "24C", nor a grade).
+TEMPERATURE_WORDS = (
+    "reach|reaches|reaching|reached|high|highs|low|lows|hit|hits|around|near|temperatures|temps|about|to"
 )

@@ -157,6 +157,12 @@ DEGREE_UNITS = {
 }
 TO = {"es": "a", "fr": "à", "it": "a", "pt_BR": "a"}  # "65-70 °F": sesenta y cinco a setenta grados
 AND = {"es": "y", "fr": "et", "it": "e", "pt_BR": "e"}
+DURATION_UNITS = {
+    "es": {"hour": ("una hora", "horas"), "minute": ("un minuto", "minutos"), "second": ("un segundo", "segundos")},
+    "fr": {"hour": ("une heure", "heures"), "minute": ("une minute", "minutes"), "second": ("une seconde", "secondes")},
+    "it": {"hour": ("un'ora", "ore"), "minute": ("un minuto", "minuti"), "second": ("un secondo", "secondi")},
+    "pt_BR": {"hour": ("uma hora", "horas"), "minute": ("um minuto", "minutos"), "second": ("um segundo", "segundos")},
+}
 OVER = {"es": "sobre", "fr": "sur", "it": "su", "pt_BR": "por"}  # "128/82": a reading, one number over another
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}
 EQUALS = {"es": "igual a", "fr": "égale", "it": "uguale a", "pt_BR": "igual a"}

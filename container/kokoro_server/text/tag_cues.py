@@ -85,7 +85,7 @@ def _weekdays(match: re.Match[str], reading: Reading, index: int) -> Form | None
 
 def _month_day(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "March 3rd", "Jan. 15, 2024", "Sept 1", "March 2026": a month's name, then its day or its year."""
-    month = reading.locale.months[match["month"].rstrip(".")]
+    month = reading.locale.months[match["month"].rstrip(".").capitalize()]  # "july 25 2012", as typed
     if match["day"] is None:
         return Date(match["year"], month, None)
     day = int(match["day"])
@@ -101,7 +101,7 @@ def _the_day_of(match: re.Match[str], reading: Reading, index: int) -> Form | No
     day = int(match["day"])
     if not 1 <= day <= 31:
         return None
-    return Date(match["year"], reading.locale.months[match["month"].rstrip(".")], day, day_first=True)
+    return Date(match["year"], reading.locale.months[match["month"].rstrip(".").capitalize()], day, day_first=True)
 
 
 def _day_after(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -321,22 +321,25 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     )
     add("st.|dr.", _street_or_saint)
     months = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
+    # As people type them too ("july 25 2012"), but "may", which is mostly the verb.
+    typed = "|".join(sorted((re.escape(m.lower()) for m in _MONTHS if m != "May"), key=len, reverse=True))
     add(
         list(_MONTHS),
         pattern_rule(
-            rf"(?P<month>{months})\.?\s+(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th)?)?(?!:)"
-            rf"(?:,?\s+(?P<year>\d{{4}}))?|(?P<year2>\d{{4}}))",
+            rf"(?P<month>{months}|{typed})\.?\s+(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+            rf"(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th)?)?(?!:)(?:,?\s+(?P<year>\d{{4}}))?|(?P<year2>\d{{4}}))",
             lambda m, r, i: (
                 _month_day(m, r, i)
                 if m["year2"] is None
-                else Date(m["year2"], r.locale.months[m["month"].rstrip(".")], None)
+                else Date(m["year2"], r.locale.months[m["month"].rstrip(".").capitalize()], None)
             ),
         ),
     )
     add(
         "the",
         pattern_rule(
-            rf"the\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{months})\.?(?:,?\s+(?P<year>\d{{4}}))?",
+            rf"(?i:the)\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{months}|{typed})\.?"
+            rf"(?:,?\s+(?P<year>\d{{4}}))?",
             _the_day_of,
         ),
     )

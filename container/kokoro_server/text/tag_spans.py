@@ -269,7 +269,8 @@ def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Fo
 
 def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "14 February 2026", "1st March 1985", "the 3rd of March", "12 Jan 2026"."""
-    month = reading.locale.months.get(match["month"].rstrip("."))
+    written = match["month"].rstrip(".")
+    month = reading.locale.months.get(written) or reading.locale.months.get(written.capitalize())
     day = int(match["day"])
     if month is None or not 1 <= day <= 31:
         return None
@@ -308,7 +309,10 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     """The rules whose span starts at a number or a sign: telephone numbers, amounts (``money``, the language's
     rules of money written apart: ``tag_money``), measures, times..."""
     units = "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
-    months = "|".join(re.escape(month) for month in sorted(locale.months, key=len, reverse=True)) or "(?!)"
+    written = set(locale.months)
+    if locale.language.startswith("en"):  # "25 july 2012", as people type it; not "may", mostly the verb
+        written |= {month.lower() for month in locale.months if month != "May"}
+    months = "|".join(re.escape(month) for month in sorted(written, key=len, reverse=True)) or "(?!)"
     number = number_pattern(locale)
     side = r"\d{1,5}(?:[.,]\d{1,2})?"
     lengths = r"(?:inches|inch|in|feet|foot|ft|cm|mm|km|m|yd|meters|metres)\b"

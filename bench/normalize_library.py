@@ -1,5 +1,6 @@
 """This normalizer against NeMo's text normalizer (nemo_text_processing, the weighted-grammar tagger and
-verbalizer on PyPI), side by side in one process, on the English forms of docs/bench/normalize_unseen.tsv.
+verbalizer on PyPI), side by side in one process, on the English forms of docs/bench/normalize_unseen.tsv and
+the American rows of the blind set docs/bench/normalize_blind_2.
 
 NeMo is not one of the project's dependencies (pynini and its grammars are about 900 MB with what they
 pull in), so this study is a script beside the bench package, not a module of it, and runs in a virtual
@@ -23,7 +24,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from kokoro_bench.normalize_blind import load, row_passes
 from kokoro_bench.normalize_unseen import CASES, load_forms, passes
+
+BLIND = Path("docs/bench/normalize_blind_2")  # written blind, never used to mend a rule
+
+
+def _blind(say: Callable[[str], str]) -> dict[str, int]:
+    """The American rows of the blind set read right."""
+    rows = [row for row in load(BLIND) if row.language == "en-us"]
+    return {"rows": len(rows), "passed": sum(row_passes(say(row.written), row) for row in rows)}
 
 
 def _measure(say: Callable[[str], str], first_use_s: float) -> dict[str, object]:
@@ -43,6 +53,7 @@ def _measure(say: Callable[[str], str], first_use_s: float) -> dict[str, object]
     return {
         "forms": len(forms),
         "passed": passed,
+        "blind_set_2": _blind(say),
         "first_use_s": round(first_use_s, 2),
         "ms_per_form_median": round(statistics.median(times) * 1e3, 3),
         "ms_per_form_p99": round(times[int(len(times) * 0.99)] * 1e3, 3),

@@ -9,10 +9,10 @@ accepts. The set was written before the rules that read it; a form it shows wron
 like it into tests/server/text/normalize_classes.tsv, never by a rule aimed at its own case. A form passes when
 what the voice says for it (``said_text``: normalized, then speakable), in lower case without punctuation,
 holds one of the accepted forms as whole words (in Japanese, written without spaces, anywhere), with letters
-said by their English names ("ay" for a), a word in capitals of up to four letters ("PM") as the letters it is
-said as, and "oh" for zero counted as the letter and the digit, and no digit is left (but in Hindi and
-Japanese, whose readers say digits). ``--label`` names the normalizer measured (``before`` for an older
-checkout first on the path); each label's result is kept in normalize_unseen.json.
+said by their English names ("ay" for a), a word in capitals of up to four letters ("PM") as the letters it is said
+as, "oh" for zero counted as the letter and the digit, and "you" as the letter u (on both sides, so the word counts
+alike), and no digit is left (but in Hindi and Japanese, whose readers say digits). ``--label`` names the normalizer
+measured (``before`` for an older checkout first on the path); each label's result is kept in normalize_unseen.json.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ UNSPACED = frozenset({"ja"})  # written without spaces between words
 COMMAND = "uv run python -m kokoro_bench.normalize_unseen --label {label} --out docs/bench"
 # English letter names and "oh", counted as what they name.
 _SAID_AS = {
-    **dict(zip("ay bee see dee ee eff gee aitch eye jay kay el em en pee cue ar ess tee vee ex why zee zed".split(),
-               "a b c d e f g h i j k l m n p q r s t v x y z z".split(), strict=True)),
+    **dict(zip("ay bee see dee ee eff gee aitch eye jay kay el em en pee cue ar ess tee you vee ex why zee zed".split(),
+               "a b c d e f g h i j k l m n p q r s t u v x y z z".split(), strict=True)),
     "oh": "zero", "o": "zero", "double you": "w",
 }  # fmt: skip
 _NAMES = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _SAID_AS), key=len, reverse=True)) + r")\b")

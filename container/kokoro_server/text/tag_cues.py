@@ -53,7 +53,8 @@ def _extension(match: re.Match[str], reading: Reading, index: int) -> Form | Non
 
 
 def _card_ending(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Joined((_prefix(match, "code"), Code(match["code"], "digits")))
+    prefix = _prefix(match, "code").text.rstrip("*•xX ")  # "ending ***8830": the mask is not said
+    return Joined((Word(prefix), Code(match["code"], "digits")))
 
 
 def _year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -105,8 +106,8 @@ def _the_day_of(match: re.Match[str], reading: Reading, index: int) -> Form | No
 
 
 def _day_after(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "on Tue", "by Wed.": a weekday's short form after a word that takes a day."""
-    return Joined((Word(match["word"]), Said(WEEKDAYS[match["days"].rstrip(".")])))
+    """ "on Tue", "by Wed.", "on Fri & Sat": a weekday's short form after a word that takes a day."""
+    return Joined((Word(match["word"]), _weekdays(match, reading, index) or Said(match["days"])))
 
 
 def _weekday_before_date(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -166,8 +167,10 @@ def _street_or_saint(reading: Reading, index: int) -> Span | None:
             if named and (not after or after[:1].islower() or after[:1] in ",;")
             else None
         )
-    if named or not after[:1].isupper():
+    if named or (not after[:1].isupper() and token.core == "St."):
         return Span(index, index, Said("Street"))
+    if not after[:1].isupper():
+        return None  # a bare "St" neither after a name nor before one: letters of a code, perhaps
     return Span(index, index, Said("Saint"), dot="never")
 
 
@@ -243,7 +246,8 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         "ending|ends|last",
         pattern_rule(
-            r"(?i:ending in|ends in|ending|last four digits|last 4 digits)(?:\s+(?:are|is))?\s+(?P<code>\d{4})",
+            r"(?i:ending in|ends in|ending|last four digits|last 4 digits)(?:\s+(?:are|is))?\s+[*•xX]{0,12}"
+            r"(?P<code>\d{4})",
             _card_ending,
         ),
     )
@@ -287,7 +291,9 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(list(WEEKDAYS), pattern_rule(rf"(?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})+)", _weekdays))
     add(
         "on|by|from|till|next|last|this|every|until",
-        pattern_rule(rf"(?P<word>[A-Za-z]+) (?P<days>{_DAY})(?!\w|,?\s+\d{{1,2}}/\d)", _day_after),
+        pattern_rule(
+            rf"(?P<word>[A-Za-z]+) (?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})*)(?!\w|,?\s+\d{{1,2}}/\d)", _day_after
+        ),
     )
     add(
         list(ADDRESS_UNITS),

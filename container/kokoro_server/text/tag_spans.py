@@ -207,7 +207,12 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
             return None
     if unit is None:
         return None
-    amount = quantity(match["n"], locale) or classify(match["n"], locale)
+    whole, _, part = match["n"].rpartition(" ")
+    mixed = re.fullmatch(r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", part) if whole.strip().isdigit() else None
+    if mixed is not None and 0 < int(mixed["top"]) < int(mixed["bottom"]):  # "1 1/2 tsp": one and a half
+        amount: Form | None = Fraction(mixed["top"], mixed["bottom"], whole.strip())
+    else:
+        amount = quantity(match["n"], locale) or classify(match["n"], locale)
     if isinstance(amount, Signed):  # "~5 min": about five minutes
         inner = _measured(amount.what, unit, per, False)
         return Signed(amount.sign, inner) if inner is not None else None
@@ -316,7 +321,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     number = number_pattern(locale)
     side = r"\d{1,5}(?:[.,]\d{1,2})?"
     lengths = r"(?:inches|inch|in|feet|foot|ft|cm|mm|km|m|yd|meters|metres)\b"
-    value = rf"{QUALIFIER}?(?:{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
+    mixed = rf"\d{{1,3}}{GAP}\d{{1,2}}/\d{{1,2}}"  # "1 1/2 tsp"
+    value = rf"{QUALIFIER}?(?:{mixed}|{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [
         pattern_rule(PHONE, _phone, opens="("),
         pattern_rule(

@@ -267,12 +267,17 @@ def _range(core: str, locale: Locale) -> Form | None:
             )
         if (times := _time_range(low, high, locale)) is not None:
             return times
+        if low in _SIZES and high in _SIZES and locale.language.startswith("en"):
+            return Range(Said(_SIZES[low]), Said(_SIZES[high]))  # "XS–XL": extra small to extra large
         low_form, high_form = quantity(low, locale), quantity(high, locale)
         if low_form is not None and high_form is not None and (form := ranged(low_form, high_form)) is not None:
             return form
     return None
 
 
+_SIZES = {"XXS": "double extra small", "XS": "extra small", "S": "small", "M": "medium", "L": "large",
+          "XL": "extra large", "XXL": "double extra large", "2XL": "double extra large", "3XL": "triple extra large",
+          "XXXL": "triple extra large"}  # fmt: skip
 _HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?P<ap>[ap]))")
 _DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that write "9.00–17.30"
 

@@ -116,6 +116,7 @@ def _alone(reading: Reading, index: int) -> Form | None:
     if isinstance(form, (Money, Measure)) and before.lower() in ("a", "an") and _modifies(form):
         return replace(form, before_noun=True)  # "a $20 gift card": a twenty-dollar gift card
     said_digits = _code_before(reading, index) or _called(core, before, after, locale)
+    said_digits = said_digits or (len(core) == 5 and after.lower() in _ZIP_AFTER)  # "the 94110 area": a ZIP code
     if isinstance(form, Number) and core.isdigit() and said_digits:
         return Code(core, "digits")
     noun_after = after[:1].islower() and after.rstrip(".").isalpha()
@@ -132,6 +133,7 @@ def _alone(reading: Reading, index: int) -> Form | None:
     return form
 
 
+_ZIP_AFTER = frozenset({"area", "zip", "region", "neighborhood", "district", "postcode", "code"})
 _K_NOUNS = frozenset("run race walk tv tvs monitor monitors display displays screen screens video videos resolution "
                      "camera cameras streaming hdr uhd content".split())  # fmt: skip
 

@@ -4,6 +4,8 @@ A text is SSML when it is asked to be (``"ssml": true``) or when it is a documen
 ``<speak>``; plain text is never read as markup. The elements read (docs/ssml.md):
 
 - ``speak`` (the root), ``p`` and ``s`` (a paragraph or sentence ends where they end);
+- ``lang`` and ``xml:lang`` on ``speak``, ``p``, ``s`` and ``lang``: the text inside is read by that language's
+  reader (its normalizer and G2P) and spoken by the document's voice (``Words.language``);
 - ``break`` (``time`` such as ``700ms`` or ``1.5s``, or ``strength`` from ``none`` to ``x-strong``);
 - ``say-as`` (``interpret-as``: characters, digits, cardinal, ordinal, date with a ``format``, time,
   telephone, currency), ``sub`` (``alias``), ``phoneme`` (``ph`` in ``alphabet`` ipa or x-kokoro): text
@@ -72,11 +74,12 @@ INTERPRET_AS = (
 DATE_FORMATS = ("mdy", "dmy", "ymd", "md", "dm", "ym", "my", "y", "m", "d")
 ALPHABETS = ("ipa", "x-kokoro")
 EMPHASIS_LEVELS = ("strong", "moderate", "none", "reduced")
-# Each element's attributes (xml:lang is accepted where SSML allows it, and not applied: the voice decides).
+# Each element's attributes.
 ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "speak": ("version", "xml:lang", "xml:base", "xmlns"),
     "p": ("xml:lang",),
     "s": ("xml:lang",),
+    "lang": ("xml:lang",),
     "break": ("time", "strength"),
     "say-as": ("interpret-as", "format", "detail"),
     "sub": ("alias",),
@@ -112,12 +115,14 @@ class ReadAs:
 
 @dataclass(frozen=True)
 class Words:
-    """Text to say, as written; ``rate`` multiplies the utterance's speed."""
+    """Text to say, as written; ``rate`` multiplies the utterance's speed; ``language`` (one of
+    ``LANGUAGE_TAGS``' values) reads it in another language than the voice's, ``None`` in the document's."""
 
     written: str
     rate: float = 1.0
     read_as: ReadAs | None = None
     volume_db: float = 0.0  # louder by this much (-inf: silent)
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,30 @@ class SentenceEnd:
 
 
 Part = Words | Pause | Mark | SentenceEnd
+
+
+# The languages a reader exists for, as xml:lang names them (BCP 47: case does not matter; a region this table
+# does not name falls back to its language), and the language each reads with.
+LANGUAGE_TAGS = {"en": "en-us", "en-us": "en-us", "en-gb": "en-gb", "en-uk": "en-gb", "es": "es", "fr": "fr-fr",
+                 "it": "it", "pt": "pt-br", "pt-br": "pt-br", "hi": "hi", "ja": "ja", "zh": "cmn",
+                 "cmn": "cmn"}  # fmt: skip
+_SCRIPT_SUBTAGS = {"hans", "hant", "latn", "jpan", "deva"}
+
+
+READ_LANGUAGES = ("en-US", "en-GB", "es", "fr-FR", "it", "pt-BR", "hi", "ja", "zh")  # as an error names them
+
+
+def language_of_tag(tag: str) -> str | None:
+    """The reading language of an ``xml:lang`` value ("fr-FR" -> "fr-fr", "zh-Hans-CN" -> "cmn"), or ``None`` when
+    no reader reads it."""
+    parts = [part for part in tag.strip().lower().replace("_", "-").split("-") if part]
+    if not parts or any(not part.isalnum() or len(part) > 8 for part in parts):
+        return None
+    parts = [part for part in parts if part not in _SCRIPT_SUBTAGS]
+    for length in (2, 1):
+        if (found := LANGUAGE_TAGS.get("-".join(parts[:length]))) is not None:
+            return found
+    return None
 
 
 def is_ssml(text: str, asked: bool | None = None) -> bool:
@@ -180,6 +209,7 @@ class _Open:
     volume_db: float
     read_as: ReadAs | None = None
     text: list[str] = field(default_factory=list)
+    language: str | None = None
 
 
 class _Builder:
@@ -194,6 +224,7 @@ class _Builder:
         self._pause_ms = 0
         self._text: list[str] = []  # text not yet a part, said at ``self._text_rate``
         self._text_rate, self._text_volume = 1.0, 0.0
+        self._text_language: str | None = None
         self._paragraph_ended = False  # a paragraph ended: its pause goes before the next words
 
     def start(self, tag: str, attributes: dict[str, str]) -> None:
@@ -214,6 +245,7 @@ class _Builder:
         given = self._attributes(name, attributes)
         rate = parent.rate if parent is not None else 1.0
         volume_db = parent.volume_db if parent is not None else 0.0
+        language = self._language(name, given, parent.language if parent is not None else None)
         read_as = None
         if name in ("p", "s"):
             self._sentence_end()
@@ -228,7 +260,7 @@ class _Builder:
             self._bad(name, "level", given["level"], ", ".join(EMPHASIS_LEVELS))
         elif name in _READ_AS:
             read_as = self._read_as(name, given)
-        self._open.append(_Open(name, rate, volume_db, read_as))
+        self._open.append(_Open(name, rate, volume_db, read_as, language=language))
 
     def end(self, tag: str) -> None:
         element = self._open.pop()
@@ -239,7 +271,7 @@ class _Builder:
                 self._refuse(f"<{element.name}> is empty; put the text it reads inside it")
             if len(written) > MAX_READ_AS_CHARS:
                 self._refuse(f"<{element.name}> holds {len(written)} characters; at most {MAX_READ_AS_CHARS}")
-            self._words(Words(written, element.rate, element.read_as, element.volume_db))
+            self._words(Words(written, element.rate, element.read_as, element.volume_db, element.language))
         elif element.name == "p":
             self._sentence_end()
             self._paragraph_ended = True
@@ -256,7 +288,7 @@ class _Builder:
             element.text.append(text)
             return
         self._text.append(text)
-        self._text_rate, self._text_volume = element.rate, element.volume_db
+        self._text_rate, self._text_volume, self._text_language = element.rate, element.volume_db, element.language
 
     def close(self) -> None:
         self._flush_text()
@@ -266,7 +298,7 @@ class _Builder:
         text = _SPACE.sub(" ", "".join(self._text))
         self._text.clear()
         if text.strip() or (self.parts and text):
-            self._words(Words(text, self._text_rate, volume_db=self._text_volume))
+            self._words(Words(text, self._text_rate, volume_db=self._text_volume, language=self._text_language))
 
     def _words(self, words: Words) -> None:
         if self._paragraph_ended and words.written.strip():
@@ -296,6 +328,18 @@ class _Builder:
                 self._refuse(f"<{name}> does not take the attribute {plain!r} (another namespace's)")
             given[plain] = value
         return given
+
+    def _language(self, name: str, given: dict[str, str], parent: str | None) -> str | None:
+        """The reading language inside the element: its ``xml:lang``, else its parent's."""
+        tag = given.get("xml:lang")
+        if tag is None:
+            if name == "lang":
+                self._refuse('<lang> needs an xml:lang naming its language, as in <lang xml:lang="fr-FR">')
+            return parent
+        language = language_of_tag(tag)
+        if language is None:
+            self._bad(name, "xml:lang", tag, "a language a reader exists for: " + ", ".join(READ_LANGUAGES))
+        return language
 
     def _break_ms(self, given: dict[str, str]) -> int:
         if "time" in given:

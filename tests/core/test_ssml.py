@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -21,6 +22,7 @@ from kokoro_core.ssml import (
     Words,
     as_document,
     is_ssml,
+    language_of_tag,
     parse_ssml,
     written_text,
 )
@@ -33,20 +35,21 @@ def test_a_document_becomes_words_pauses_marks_and_sentence_ends() -> None:
         '<mark name="m1"/><prosody rate="slow">Slowly <sub alias="World Wide Web Consortium">W3C</sub></prosody>'
         "<p>One.</p><p>Two.</p></speak>"
     )
+    english = "en-us"  # the root's xml:lang, which every piece of text inside it is read in
     assert parts == [
-        Words("Hello "),
+        Words("Hello ", language=english),
         Pause(700),
-        Words(" your code is "),
-        Words("AB12", read_as=ReadAs("say-as", "characters")),
-        Words("."),
+        Words(" your code is ", language=english),
+        Words("AB12", read_as=ReadAs("say-as", "characters"), language=english),
+        Words(".", language=english),
         Mark("m1"),
-        Words("Slowly ", rate=0.8),
-        Words("W3C", rate=0.8, read_as=ReadAs("sub", "World Wide Web Consortium")),
+        Words("Slowly ", rate=0.8, language=english),
+        Words("W3C", rate=0.8, read_as=ReadAs("sub", "World Wide Web Consortium"), language=english),
         SentenceEnd(),
-        Words("One."),
+        Words("One.", language=english),
         SentenceEnd(),
         Pause(PARAGRAPH_PAUSE_MS),  # between the paragraphs, not after the last
-        Words("Two."),
+        Words("Two.", language=english),
         SentenceEnd(),
     ]
     assert written_text(parts) == "Hello your code is AB12. Slowly W3C One. Two."
@@ -166,3 +169,46 @@ def test_prosody_volume_in_db_is_relative_to_the_enclosing_one_and_named_levels_
     assert volumes == {"a": 0.0, "b": 6.0, "c": 3.5, "d": -12.0, "e": -9.0, "f": float("-inf"), "g": float("-inf")}
     levels = [VOLUMES[name] for name in ("x-soft", "soft", "medium", "loud", "x-loud")]
     assert levels == sorted(set(levels))
+
+
+def test_xml_lang_and_lang_set_the_language_each_piece_is_read_in_inherited_and_nested() -> None:
+    parts = parse_ssml(
+        '<speak>Your booking at <lang xml:lang="fr-FR">Hôtel <say-as interpret-as="cardinal">12</say-as></lang>. '
+        '<s xml:lang="es-MX">Gracias, <lang xml:lang="en">thanks</lang> señora.</s>'
+        '<p xml:lang="zh-Hans-CN">王小明</p></speak>'
+    )
+    assert [(part.written, part.language) for part in parts if isinstance(part, Words)] == [
+        ("Your booking at ", None),
+        ("Hôtel ", "fr-fr"),
+        ("12", "fr-fr"),
+        (". ", None),
+        ("Gracias, ", "es"),
+        ("thanks", "en-us"),
+        (" señora.", "es"),
+        ("王小明", "cmn"),
+    ]
+    assert written_text(parts) == "Your booking at Hôtel 12. Gracias, thanks señora. 王小明"
+
+
+@pytest.mark.parametrize(
+    ("tag", "language"),
+    [("en-GB", "en-gb"), ("EN-us", "en-us"), ("en-AU", "en-us"), ("fr", "fr-fr"), ("fr-CA", "fr-fr"),
+     ("pt-PT", "pt-br"), ("pt_BR", "pt-br"), ("zh-Hant-TW", "cmn"), ("ja-JP", "ja"), ("hi-IN", "hi"),
+     ("de-DE", None), ("ko", None), ("", None), ("fr FR", None), ("x" * 40, None)],
+)  # fmt: skip
+def test_a_language_tag_names_a_reader_by_its_language_and_region(tag: str, language: str | None) -> None:
+    assert language_of_tag(tag) == language
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ('<speak><lang xml:lang="de-DE">Guten Tag</lang></speak>', "a language a reader exists for: en-US"),
+        ('<speak xml:lang="klingon">Qapla</speak>', "<speak xml:lang='klingon'> is not allowed"),
+        ("<speak><lang>oui</lang></speak>", "<lang> needs an xml:lang naming its language"),
+        ('<speak><lang xml:lang="fr" voice="ff_siwis">oui</lang></speak>', "<lang> does not take the attribute"),
+    ],
+)  # fmt: skip
+def test_a_language_no_reader_reads_is_refused_naming_the_ones_there_are(document: str, expected: str) -> None:
+    with pytest.raises(SsmlError, match=re.escape(expected)):
+        parse_ssml(document)

@@ -43,7 +43,7 @@ def normalize_text(
 ) -> None:
     """Print, for each input line, one line: the text as the server will say it (or its phonemes).
 
-    A lexicon's phonemes show between slashes.
+    A lexicon's phonemes show between slashes, a span read by another language's reader as [cmn: 王小明].
     """
     import sys
 
@@ -52,6 +52,7 @@ def normalize_text(
 
     from kokoro_core.lexicon import Lexicon, LexiconError, load_lexicon
     from kokoro_core.speakable import language_of
+    from kokoro_server.text.foreign import labeled
     from kokoro_server.text.g2p import G2P
     from kokoro_server.text.reading import said_phonemes, said_shown
 
@@ -66,4 +67,4 @@ def normalize_text(
         if g2p:
             typer.echo(said_phonemes(line, language, g2p, lexicon=pronunciations))
         else:
-            typer.echo(said_shown(line, language, lexicon=pronunciations))
+            typer.echo(labeled(said_shown(line, language, lexicon=pronunciations)))

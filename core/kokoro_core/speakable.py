@@ -35,6 +35,14 @@ _FOREIGN = re.compile(f"[{FOREIGN_TO_ENGLISH}]")
 _INVISIBLE = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}  # joiners and emoji presentation selectors
 # A letter or digit a voice says (C-speed, so a long text is checked without a loop in Python).
 _SAID_BY_ENGLISH = re.compile(f"(?![{FOREIGN_TO_ENGLISH}])[^\\W_]|(?=[{FOREIGN_TO_ENGLISH}])\\d")
+# Scripts whose own language's reader the server has (Chinese characters, kana, Devanagari): an English voice
+# reads a span in them with that reader unless asked to skip it (``foreign_script``).
+HAN_KANA = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+DEVANAGARI = "\u0900-\u097f\ua8e0-\ua8ff"
+READ_BY_THEIR_READERS = HAN_KANA + DEVANAGARI
+_SAID_BY_ENGLISH_AND_READERS = re.compile(
+    f"(?![{FOREIGN_TO_ENGLISH}])[^\\W_]|[{READ_BY_THEIR_READERS}]|(?=[{FOREIGN_TO_ENGLISH}])\\d"
+)
 _SAID = re.compile(r"[^\W_]")
 
 
@@ -43,10 +51,13 @@ def language_of(voice: str) -> str:
     return LANGUAGES.get(voice.lstrip()[:1], "en-us")
 
 
-def has_speech(text: str, language: str | None = None) -> bool:
+def has_speech(text: str, language: str | None = None, foreign_script: str = "read") -> bool:
     """Whether a voice of ``language`` finds a letter or digit to say in ``text``; with no language (the
-    voice is not known yet), whether any voice would."""
-    said = _SAID_BY_ENGLISH if language is not None and language.startswith("en") else _SAID
+    voice is not known yet), whether any voice would. An English voice reads Chinese, Japanese and Devanagari
+    letters with their own readers (``foreign_script="read"``) or skips them (``"skip"``)."""
+    if language is None or not language.startswith("en"):
+        return _SAID.search(text) is not None
+    said = _SAID_BY_ENGLISH_AND_READERS if foreign_script == "read" else _SAID_BY_ENGLISH
     return said.search(text) is not None
 
 

@@ -66,7 +66,8 @@ def test_reading_markdown_drops_marks_never_words(text: str) -> None:
     [
         ("Hello", "af_heart", True),
         ("🎉 *** --- ***", "af_heart", False),
-        ("你好", "af_heart", False),  # an English voice skips other scripts' letters
+        ("你好", "af_heart", True),  # an English voice has the Chinese reader read a Chinese name
+        ("안녕", "af_heart", False),  # but skips a script no reader here reads
         ("你好", "zf_xiaobei", True),
         ("第3", "af_heart", True),  # but says their digits
         ("", "af_heart", False),

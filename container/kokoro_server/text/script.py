@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, in_letters
 from kokoro_core.ssml import Mark, Part, Pause, ReadAs, SentenceEnd, SsmlError, Words, written_text
 
+from .foreign import marked, unmarked
+from .g2p import EXTRA_NAMES, available_languages, installed
 from .say_as import SayAsError, say_as
 
 # A placeholder is plain letters (the normalizer and G2P leave it be; the lexicon finds it as a word): a stem,
@@ -49,7 +51,9 @@ class Run:
     volume_db: float = 0.0
 
     def as_written(self, text: str) -> str:
-        """``text`` of this run (a word, a chunk) with its placeholders back to what was written."""
+        """``text`` of this run (a word, a chunk) with its placeholders back to what was written and its
+        language marks removed."""
+        text = unmarked(text)
         if not self.written:
             return text
         return _PLACEHOLDER.sub(lambda match: self.written.get(match.group(), match.group()), text)
@@ -131,14 +135,15 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
             if (part.rate, part.volume_db) != (rate, volume_db):
                 end_run()
                 rate, volume_db = part.rate, part.volume_db
+            reader = _reader(part.language, language)
             if part.read_as is None:
-                pieces.append(_ANCHORS.sub(" ", part.written))
+                pieces.append(_in_language(_ANCHORS.sub(" ", part.written), reader, language))
                 has_text = has_text or bool(pieces[-1].strip())
                 continue
             placeholder = f"{stem}{in_letters(count)}zq"
             count += 1
-            readings.append((placeholder, _said(part.read_as, part.written, language, symbols), part.written))
-            pieces.append(f"\x01{placeholder}\x02")
+            readings.append((placeholder, _said(part.read_as, part.written, reader, symbols), part.written))
+            pieces.append(_in_language(f"\x01{placeholder}\x02", reader, language))
             has_text = True
         elif not isinstance(part, SentenceEnd) and has_text:
             anchor = chr(_ANCHOR_BASE + len(anchors))
@@ -150,6 +155,29 @@ def ssml_script(parts: list[Part], language: str, symbols: Collection[str]) -> S
                 steps.append(part)
     end_run()
     return Script(tuple(steps), written_text(parts))
+
+
+def _reader(asked: str | None, language: str) -> str:
+    """The language a piece is read in: its ``xml:lang``'s, if this installation reads it, else the voice's."""
+    if asked is None:
+        return language
+    if not installed(asked):
+        readers = ", ".join(reader for reader in available_languages())
+        extra = EXTRA_NAMES.get(asked, asked)
+        raise SsmlError(
+            f"xml:lang asks for {asked}, which this server cannot read (kokoro-server[{extra}] is not installed); "
+            f"it reads: {readers}"
+        )
+    return asked
+
+
+def _in_language(text: str, reader: str, language: str) -> str:
+    """``text`` marked as read in ``reader`` where that is not the voice's ``language``; its spaces outside."""
+    core = text.strip()
+    if reader == language or not core:
+        return text
+    start = text.index(core[0])
+    return f"{text[:start]}{marked(core, reader)}{text[start + len(core) :]}"
 
 
 def _joined(pieces: list[str]) -> str:

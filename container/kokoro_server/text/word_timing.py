@@ -29,6 +29,7 @@ import numpy as np
 
 from kokoro_core.visemes import STRESS_MARKS, phoneme_groups
 
+from .foreign import unmarked
 from .g2p import words_of
 from .reading import VoiceReading
 
@@ -63,8 +64,9 @@ class TimedPhoneme:
 
 
 def _bare(words: Sequence[str]) -> list[str]:
-    """Said words without their punctuation: a reading that only moves a sentence's end cuts cleanly."""
-    return [bare for word in words if (bare := word.strip(_PUNCTUATION))]
+    """Said words without their punctuation and language marks: a reading that only moves a sentence's end, or
+    names a span's language, cuts cleanly."""
+    return [bare for word in words if (bare := unmarked(word).strip(_PUNCTUATION))]
 
 
 def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
@@ -107,7 +109,7 @@ def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
             words.extend(_peeled(written, tuple(own), reading))
     if pending and words:
         words[-1] = WrittenWord(f"{words[-1].text} {pending}", words[-1].said + tuple(said[position:]))
-    return words
+    return [WrittenWord(unmarked(word.text), word.said) for word in words]  # a mark names what is written
 
 
 def _peeled(written: str, said: tuple[str, ...], reading: VoiceReading) -> list[WrittenWord]:

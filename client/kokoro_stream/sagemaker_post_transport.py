@@ -170,7 +170,7 @@ class SageMakerPostTransport:
         for the others (``Configured``'s), and the default voice left out (only the server knows it)."""
         given = {
             name: value
-            for name in ("voice", "speed", "format", "normalize", "marks", "phonemes")
+            for name in ("voice", "speed", "format", "normalize", "marks", "phonemes", "foreign_script")
             if (value := getattr(options, name)) is not None
         }
         encoding = options.format or Configured.model_fields["format"].default

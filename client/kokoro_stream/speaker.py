@@ -83,13 +83,16 @@ class Speaker:
         max_reconnects: int = 3,
         reconnect_delay: float = 0.2,
         segment: Literal["client", "server"] = "client",
+        foreign_script: Literal["read", "skip"] | None = None,
     ) -> None:
         """``segment``: where a reply's text is cut into sentences: here (``client``, each sentence sent as a
         ``speak``), or on the server (``server``: the deltas go as they come to a context, docs/protocol.md).
         ``marks``: ask for word times (``AudioChunk.words``; ``cancel`` then knows the words heard).
         ``phonemes``: ask for phoneme times with viseme ids (``AudioChunk.phonemes``), for lip-sync.
         ``playback_position``: called at ``cancel``, it returns how many ms of the current reply's audio
-        the listener has heard (or call ``played`` as playback goes)."""
+        the listener has heard (or call ``played`` as playback goes). ``foreign_script``: a span in another
+        script (a Chinese name in an English reply) is read by its own language's reader (``read``, the server's
+        default) or left unsaid (``skip``)."""
         if segment not in ("client", "server"):
             raise ValueError(f"segment {segment!r} is invalid; give 'client' or 'server'")
         self._transport = transport
@@ -99,6 +102,7 @@ class Speaker:
         self._flushes: dict[str, tuple[Reply, asyncio.Future[None]]] = {}
         given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize, "marks": marks}
         given["phonemes"] = phonemes or None  # off unless asked: an older server does not know the field
+        given["foreign_script"] = foreign_script
         # A setting no server takes is refused here (ProtocolError, with the protocol's code); one this
         # server does not have (a voice) when the session opens (ServerError).
         configure = {"type": "configure", "format": format} | {k: v for k, v in given.items() if v is not None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from .audio_format import DEFAULT_RATES, AudioFormat
 from .lexicon import MAX_ENTRIES, NO_LEXICON, Lexicon, LexiconError, parse_lexicon
@@ -23,6 +23,7 @@ class SpeechOptions:
     lexicon: Lexicon = NO_LEXICON  # pronunciations of names and brands
     marks: bool = False  # word times sent with the audio
     phonemes: bool = False  # phoneme and viseme times sent with the audio
+    foreign_script: Literal["read", "skip"] = "read"  # a span in another script: read by its reader, or skipped
 
     def described(self) -> dict[str, Any]:
         """The fields of ``configured`` and ``start`` that say how speech is made."""
@@ -35,6 +36,7 @@ class SpeechOptions:
             "lexicon_entries": len(self.lexicon),
             "marks": self.marks,
             "phonemes": self.phonemes,
+            "foreign_script": self.foreign_script,
         }
 
 
@@ -66,6 +68,8 @@ def resolve_options(
         options = replace(options, marks=fields.marks)
     if fields.phonemes is not None:
         options = replace(options, phonemes=fields.phonemes)
+    if fields.foreign_script is not None:
+        options = replace(options, foreign_script=fields.foreign_script)
     if fields.lexicon is not None:
         try:
             added = parse_lexicon(fields.lexicon, phonemes)

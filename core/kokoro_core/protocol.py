@@ -26,6 +26,7 @@ MAX_ID_CHARS = 128
 MAX_BUFFER_DELAY_MS = 10_000  # the longest a context's text may be told to wait for the rest of its sentence
 DEFAULT_BUFFER_DELAY_MS = 1_000
 SPEED_RANGE = (0.5, 2.0)  # what Kokoro says naturally; beyond it, speech slurs or drags
+FOREIGN_SCRIPTS = ("read", "skip")  # what a voice does with a span in another script
 
 ErrorCode = Literal[
     # a message or body that cannot be read
@@ -48,6 +49,7 @@ ErrorCode = Literal[
     "unknown_format",
     "invalid_sample_rate",
     "invalid_normalize",
+    "invalid_foreign_script",
     "invalid_marks",
     "invalid_phonemes",
     "invalid_lexicon",
@@ -114,6 +116,7 @@ class SpeechOptionFields(_ClientMessage):
     lexicon: dict[str, str] | None = None
     marks: bool | None = None
     phonemes: bool | None = None
+    foreign_script: Literal["read", "skip"] | None = None
 
     @field_validator("voice", mode="before")
     @classmethod
@@ -167,6 +170,17 @@ class SpeechOptionFields(_ClientMessage):
         if not isinstance(value, bool):
             raise _refuse(
                 "invalid_phonemes", f"phonemes {shown(value)} is invalid; give true (phoneme and viseme times) or false"
+            )
+        return value
+
+    @field_validator("foreign_script", mode="before")
+    @classmethod
+    def _foreign_script(cls, value: Any) -> Any:
+        if value not in FOREIGN_SCRIPTS:
+            raise _refuse(
+                "invalid_foreign_script",
+                f"foreign_script {shown(value)} is invalid; give read (a span in another script, such as a Chinese "
+                "name in English text, is read by its own language's reader) or skip (it is left unsaid)",
             )
         return value
 
@@ -470,6 +484,7 @@ class _Described(_ServerMessage):
     lexicon_entries: int = 0
     marks: bool = False
     phonemes: bool = False
+    foreign_script: str = "read"
 
 
 class Configured(_Described):

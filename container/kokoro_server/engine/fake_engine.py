@@ -31,6 +31,7 @@ from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.speakable import LANGUAGES, language_of
 from kokoro_core.voices import parse_voice
+from kokoro_server.text.foreign import READ, ForeignScript
 from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces, written_words
 
@@ -77,6 +78,7 @@ class FakeEngine(PrepareThenSpeak):
         self.providers: tuple[str, ...] = ("FakeEngine",)
         self.calls: list[str] = []  # the text of every chunk spoken, in the order their calls started
         self.batches: list[list[str]] = []  # each call's chunks
+        self.said: list[str] = []  # what each chunk spoken says, a span of another language between its marks
         self._max_batch = max_batch
         self._stopping = Interruption()
         self._lock = threading.Lock()
@@ -113,10 +115,17 @@ class FakeEngine(PrepareThenSpeak):
     def device(self) -> RunsOn:
         return "cpu"
 
-    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+    def prepare(
+        self,
+        text: str,
+        voice: str,
+        normalized: bool = True,
+        lexicon: Lexicon = NO_LEXICON,
+        foreign: ForeignScript = READ,
+    ) -> PreparedChunk:
         if self._stopping.interrupted:
             raise Interrupted("the engine is stopping")
-        reading = VoiceReading(language_of(voice), normalized, lexicon)
+        reading = VoiceReading(language_of(voice), normalized, lexicon, foreign)
         said = " ".join(reading.said(text).split())
         if not said.strip(" .,;:!?—…\"'()/"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
@@ -126,6 +135,7 @@ class FakeEngine(PrepareThenSpeak):
         blends = [parse_voice(request.chunk.voice, VOICES) for request in requests]  # refuses a voice it has not
         with self._lock:
             self.calls.extend(request.chunk.text for request in requests)
+            self.said.extend(request.chunk.said for request in requests)
             self.batches.append([request.chunk.text for request in requests])
         seconds = [SECONDS_PER_SAID_CHAR * len(request.chunk.said) / request.speed for request in requests]
         with BatchCall(self._stopping, [request.interruption for request in requests]) as batch:

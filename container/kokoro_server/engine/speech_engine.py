@@ -23,6 +23,7 @@ from typing import Literal, Protocol
 import numpy as np
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon
+from kokoro_server.text.foreign import READ, ForeignScript
 from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces
 
 RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
@@ -220,8 +221,16 @@ class SpeechEngine(Protocol):
     @property
     def device(self) -> RunsOn: ...
 
-    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
-        """All of one chunk's text work, on any thread; raises ``NothingToSpeak``."""
+    def prepare(
+        self,
+        text: str,
+        voice: str,
+        normalized: bool = True,
+        lexicon: Lexicon = NO_LEXICON,
+        foreign: ForeignScript = READ,
+    ) -> PreparedChunk:
+        """All of one chunk's text work, on any thread; raises ``NothingToSpeak``. ``foreign``: whether a span in
+        another script is read by its own language's reader (``text.foreign``)."""
         ...
 
     def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
@@ -260,7 +269,14 @@ class PrepareThenSpeak:
     def max_batch(self) -> int:
         return 1
 
-    def prepare(self, text: str, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON) -> PreparedChunk:
+    def prepare(
+        self,
+        text: str,
+        voice: str,
+        normalized: bool = True,
+        lexicon: Lexicon = NO_LEXICON,
+        foreign: ForeignScript = READ,
+    ) -> PreparedChunk:
         raise NotImplementedError
 
     def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
@@ -289,6 +305,7 @@ class PrepareThenSpeak:
         interruption: Interruption | None = None,
         normalized: bool = True,
         lexicon: Lexicon = NO_LEXICON,
+        foreign: ForeignScript = READ,
     ) -> Speech:
         """Audio for one chunk of text and when each of its written words is heard."""
-        return self.speak(self.prepare(text, voice, normalized, lexicon), speed, interruption)
+        return self.speak(self.prepare(text, voice, normalized, lexicon, foreign), speed, interruption)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import NothingToSpeak, SpeechEngine
+from kokoro_server.text.foreign import READ, ForeignScript
 from kokoro_server.text.script import split_anchors
 
 from .breaks import by_word
@@ -36,12 +37,18 @@ class Prepared:
 
 class ChunkPipeline:
     def __init__(
-        self, engine: SpeechEngine, scheduler: Scheduler, plan: ScriptPlan, voice: str, normalized: bool
+        self,
+        engine: SpeechEngine,
+        scheduler: Scheduler,
+        plan: ScriptPlan,
+        voice: str,
+        normalized: bool,
+        foreign: ForeignScript = READ,
     ) -> None:
         self._engine = engine
         self._scheduler = scheduler
         self._plan = plan
-        self._voice, self._normalized = voice, normalized
+        self._voice, self._normalized, self._foreign = voice, normalized, foreign
         self._ready: deque[Step] = deque()  # the steps a chunk brought: its pauses and marks around its words
         self._ahead: Future[Prepared] | None = None
         self._started = False
@@ -74,7 +81,7 @@ class ChunkPipeline:
             text, placed = split_anchors(step.text) if step.run.anchors else (step.text, [])
             anchored: list[tuple[int, Pause | Mark]] = [(offset, step.run.anchors[anchor]) for offset, anchor in placed]
             try:
-                prepared = self._engine.prepare(text, self._voice, self._normalized, step.lexicon)
+                prepared = self._engine.prepare(text, self._voice, self._normalized, step.lexicon, self._foreign)
             except NothingToSpeak:
                 ready.extend(item for _, item in anchored)
                 continue

@@ -171,7 +171,9 @@ class ScriptPlan:
             if not isinstance(step, Run):
                 return step
             lexicon = self._reading.lexicon.with_entries(step.lexicon) if step.lexicon else self._reading.lexicon
-            reading: Reading = VoiceReading(self._reading.language, self._reading.normalized, lexicon)
+            reading: Reading = VoiceReading(
+                self._reading.language, self._reading.normalized, lexicon, self._reading.foreign
+            )
             if step.anchors:
                 reading = AnchorFreeReading(reading)
             first_chunk, max_chunk_chars, budget = self._limits

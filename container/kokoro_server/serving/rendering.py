@@ -19,6 +19,7 @@ from kokoro_core.protocol import SPEED_RANGE, Bookmark, Phoneme, Word
 from kokoro_core.speakable import language_of
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import Speech, SpeechEngine, SpeechRequest
+from kokoro_server.text.foreign import ForeignScript
 from kokoro_server.text.reading import VoiceReading
 
 from .audio import StreamEncoder
@@ -107,9 +108,10 @@ async def render(
     (``pace``)."""
     options, progress = utterance.options, utterance.progress
     script = await script_of(utterance)
-    reading = VoiceReading(language_of(options.voice), options.normalize, options.lexicon)
+    foreign: ForeignScript = "skip" if options.foreign_script == "skip" else "read"
+    reading = VoiceReading(language_of(options.voice), options.normalize, options.lexicon, foreign)
     plan = ScriptPlan(script, reading, first_chunk, max_chunk_chars, planning_budget_seconds, utterance.interruption)
-    pipeline = ChunkPipeline(engine, scheduler, plan, options.voice, options.normalize)
+    pipeline = ChunkPipeline(engine, scheduler, plan, options.voice, options.normalize, foreign)
     encoder = StreamEncoder(options.format)
     labels = Labels(utterance.id, utterance.context, engine.sample_rate, options.phonemes)
     timeline = Timeline()

@@ -82,7 +82,7 @@ class Runtime:
         if not ssml:
             # Markdown is read as words (kokoro_core.markdown): linear passes, bounded by the length check.
             text = spoken_from_markdown(text)
-            check_speakable(text, options.voice)
+            check_speakable(text, options.voice, options.foreign_script)
         try:
             ticket = self.scheduler.admit(session_id)
         except Busy as error:

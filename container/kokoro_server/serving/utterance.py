@@ -139,13 +139,14 @@ def parse_script(document: str, voice: str, symbols: Collection[str]) -> Script:
     return script
 
 
-def check_speakable(text: str, voice: str) -> None:
+def check_speakable(text: str, voice: str, foreign_script: str = "read") -> None:
     """Refuse, before any work, a text in which the voice would find nothing to say (one C-speed scan: it
     runs as a message is read)."""
     language = language_of(voice)
-    if not has_speech(text, language):
+    if not has_speech(text, language, foreign_script):
         raise ProtocolError(
             "nothing_to_speak",
             f"text has nothing voice {voice!r} ({language}) can speak: markdown marks, code blocks, emoji, symbols "
-            "and, for English voices, characters of other scripts are skipped",
+            "and, for English voices, characters of scripts no reader here reads (and of every other script with "
+            "foreign_script skip) are skipped",
         )

@@ -57,8 +57,13 @@ def test_planned_chunks_stay_under_the_510_phoneme_limit(engine):
     assert all(len(engine.phonemize(chunk, "af_heart")) <= MAX_PHONEME_LENGTH for chunk in chunks)
 
 
-def test_emoji_and_foreign_script_are_skipped_for_english(engine):
-    assert engine.phonemize("Great 🎉 news 你好", "af_heart") == engine.phonemize("Great news", "af_heart")
+def test_emoji_are_skipped_and_a_chinese_name_read_by_its_reader_for_english(engine):
+    assert engine.phonemize("Great 🎉 news", "af_heart") == engine.phonemize("Great news", "af_heart")
+    read = engine.phonemize("Great news 你好", "af_heart")
+    assert read.startswith(engine.phonemize("Great news", "af_heart"))
+    assert read.endswith(engine._g2p("你好", "cmn"))
+    skipped = engine.phonemize("Great news 你好", "af_heart", foreign="skip")
+    assert skipped == engine.phonemize("Great news", "af_heart")
     with pytest.raises(NothingToSpeak):
         engine.synthesize("🎉👋", "af_heart")
 

@@ -55,12 +55,24 @@ HTTP_CASES = {
     "speed_too_high": ({"text": "hi", "speed": 2.5}, "application/json", 400, "invalid_speed"),
     "speed_too_low": ({"text": "hi", "speed": 0.1}, "application/json", 400, "invalid_speed"),
     "speed_boolean": ({"text": "hi", "speed": True}, "application/json", 400, "invalid_speed"),
+    "foreign_script_unknown": (
+        {"text": "hi", "foreign_script": "spell"},
+        "application/json",
+        400,
+        "invalid_foreign_script",
+    ),
     "speed_nan": (b'{"text": "hi", "speed": NaN}', "application/json", 400, "invalid_speed"),
     "normalize_not_boolean": ({"text": "hi", "normalize": "no"}, "application/json", 400, "invalid_normalize"),
     "lexicon_not_an_object": ({"text": "hi", "lexicon": ["hi"]}, "application/json", 400, "invalid_lexicon"),
     "lexicon_unknown_phoneme": ({"text": "hi", "lexicon": {"hi": "/h€/"}}, "application/json", 400, "invalid_lexicon"),
     "only_emoji": ({"text": "🎉👋🔥"}, "application/json", 400, "nothing_to_speak"),
-    "only_cjk_for_english_voice": ({"text": "你好世界"}, "application/json", 400, "nothing_to_speak"),
+    "only_hangul_for_english_voice": ({"text": "안녕하세요"}, "application/json", 400, "nothing_to_speak"),
+    "only_cjk_skipped_for_english_voice": (
+        {"text": "你好世界", "foreign_script": "skip"},
+        "application/json",
+        400,
+        "nothing_to_speak",
+    ),
     "only_control_characters": ({"text": "\x00\x07\x1b"}, "application/json", 400, "nothing_to_speak"),
 }
 
@@ -148,6 +160,7 @@ WS_CASES = {
     "bad_rate": ('{"type": "speak", "text": "hi", "sample_rate": 11025}', "invalid_sample_rate"),
     "speed_out_of_range": ('{"type": "speak", "text": "hi", "speed": 9}', "invalid_speed"),
     "speed_wrong_type": ('{"type": "configure", "speed": "fast"}', "invalid_speed"),
+    "foreign_script_wrong_type": ('{"type": "configure", "foreign_script": true}', "invalid_foreign_script"),
     "normalize_wrong_type": ('{"type": "configure", "normalize": 0}', "invalid_normalize"),
     "normalize_null_in_speak": ('{"type": "speak", "text": "hi", "normalize": null}', "invalid_normalize"),
     "lexicon_empty_word": ('{"type": "configure", "lexicon": {"": "nothing"}}', "invalid_lexicon"),
@@ -169,7 +182,11 @@ WS_CASES = {
     "id_too_long": (json.dumps({"type": "speak", "id": "i" * 500, "text": "hi"}), "invalid_id"),
     "cancel_unknown_id": ('{"type": "cancel", "id": "never-sent"}', "unknown_id"),
     "only_emoji": ('{"type": "speak", "text": "🙂🙂"}', "nothing_to_speak"),
-    "cjk_for_english_voice": ('{"type": "speak", "text": "日本語のテキスト"}', "nothing_to_speak"),
+    "hangul_for_english_voice": ('{"type": "speak", "text": "안녕하세요"}', "nothing_to_speak"),
+    "cjk_skipped_for_english_voice": (
+        '{"type": "speak", "text": "日本語のテキスト", "foreign_script": "skip"}',
+        "nothing_to_speak",
+    ),
     "invalid_utf8_binary": (b"\xc3\x28 not utf-8 \xff", "invalid_utf8"),
     "oversized_frame": (b"{" + b" " * (MAX_TEXT * 4 + 4096), "message_too_large"),
 }

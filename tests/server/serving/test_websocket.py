@@ -196,6 +196,7 @@ def test_fragmented_message_is_reassembled(server, idle_after):
         "lexicon_entries": 0,
         "marks": False,
         "phonemes": False,
+        "foreign_script": "read",
     }
 
 
@@ -221,6 +222,7 @@ def test_configure_sets_session_defaults(server, idle_after):
         "lexicon_entries": 0,
         "marks": False,
         "phonemes": False,
+        "foreign_script": "read",
     }
     assert plausible_duration("Configured once.", len(mulaw) / 8000)
     assert plausible_duration("Overridden here.", len(pcm) / 2 / 16000)

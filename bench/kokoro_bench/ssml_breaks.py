@@ -43,8 +43,8 @@ def with_breaks(words: list[str], break_ms: int) -> str:
     return "<speak>" + "".join(f'{escape(word)} <break time="{break_ms}ms"/> ' for word in words) + "</speak>"
 
 
-async def post(url: str, body: dict) -> tuple[float, float]:
-    """Seconds until the whole answer is in, and the audio's milliseconds."""
+async def post(url: str, body: dict) -> tuple[float, float, int]:
+    """Seconds until the whole answer is in, the audio's milliseconds, and the lines that carried audio."""
     started = time.perf_counter()
     async with (
         aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3600)) as session,
@@ -53,8 +53,8 @@ async def post(url: str, body: dict) -> tuple[float, float]:
         response.raise_for_status()
         lines = (await response.text()).splitlines()  # a long chunk's line is megabytes: read whole
     elapsed = time.perf_counter() - started
-    audio = sum(len(base64.b64decode(json.loads(line).get("audio", ""))) for line in lines)
-    return elapsed, round(audio / 2 / 24, 1)
+    chunks = [base64.b64decode(audio) for line in lines if (audio := json.loads(line).get("audio"))]
+    return elapsed, round(sum(map(len, chunks)) / 2 / 24, 1), len(chunks)
 
 
 def main() -> None:
@@ -74,7 +74,7 @@ def main() -> None:
         "plain": {"text": " ".join(words), "ssml": False, "marks": True},
         "document": {"text": with_breaks(words, args.break_ms), "ssml": True, "marks": True},
     }
-    samples: dict[str, list[tuple[float, float]]] = {"plain": [], "document": []}
+    samples: dict[str, list[tuple[float, float, int]]] = {"plain": [], "document": []}
     with serving(args.model_dir) as (url, server):
         wait_ready(url, server)
         for round_ in range(args.rounds):
@@ -87,8 +87,8 @@ def main() -> None:
             "words": len(words),
             "break_ms": args.break_ms,
             "rounds": args.rounds,
-            "wall_s": {name: [round(seconds, 2) for seconds, _ in values] for name, values in samples.items()},
-            "audio_ms": {name: [audio for _, audio in values] for name, values in samples.items()},
+            "wall_s": {name: [round(sample[0], 2) for sample in values] for name, values in samples.items()},
+            "audio_ms": {name: [sample[1] for sample in values] for name, values in samples.items()},
             "document_over_plain_wall_median": round(statistics.median(ratios), 3),
         },
         args.out,

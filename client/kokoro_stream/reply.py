@@ -159,6 +159,7 @@ class Reply:
     # The session's: sends one sentence of this reply, or an SSML document with its text as written.
     _send_speak: Callable[[Reply, str, str | None], Awaitable[None]]
     _language: str | None = None  # the session voice's, when known: what has speech is decided as the server does
+    _foreign_script: str = "read"  # the session's, as the server said it
     # With ``segment="server"``: the text goes as it comes to a context on the server, which cuts the sentences.
     _stream: TextStreamSink | None = None
     context: str | None = None  # that context's id, on the current connection
@@ -177,7 +178,7 @@ class Reply:
     stream_base: int = 0  # where in ``streamed`` the current context's text begins (after a resume)
 
     def __post_init__(self) -> None:
-        self._text = SpeechText(language=self._language)
+        self._text = SpeechText(language=self._language, foreign_script=self._foreign_script)
 
     def played(self, position_ms: float) -> None:
         """The listener has heard ``position_ms`` of this reply's audio (counted from its first chunk)."""
@@ -206,7 +207,7 @@ class Reply:
         for held in self._text.flush():
             await self._send(held)
         speakable = spoken_sentence(sentence)
-        if has_speech(speakable, self._language):
+        if has_speech(speakable, self._language, self._foreign_script):
             await self._send(speakable)
 
     async def say_ssml(self, document: str) -> None:

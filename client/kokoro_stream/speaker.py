@@ -131,6 +131,7 @@ class Speaker:
         self._playback_position = playback_position
         self._voice = voice
         self._language: str | None = None  # the session voice's, once the server has said which it is
+        self._foreign_script = "read"  # the session's, once the server has said it
 
     async def __aenter__(self) -> Speaker:
         await self.open()
@@ -155,6 +156,7 @@ class Speaker:
                 self.sample_rate = event.message.sample_rate
                 voice = event.message.voice or self._voice
                 self._language = language_of(voice) if voice else None
+                self._foreign_script = event.message.foreign_script or "read"
                 break
             if isinstance(event, Control) and isinstance(event.message, Error):
                 await self._transport.close()
@@ -171,7 +173,8 @@ class Speaker:
         """A new turn; feed it text and iterate its audio."""
         if self._failure is not None:
             raise self._failure
-        self._reply = Reply(self._send_speak, self._language, _stream=self if self._segment == "server" else None)
+        stream = self if self._segment == "server" else None
+        self._reply = Reply(self._send_speak, self._language, self._foreign_script, _stream=stream)
         return self._reply
 
     def played(self, position_ms: float) -> None:

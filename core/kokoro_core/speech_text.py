@@ -73,10 +73,18 @@ class MarkupDepth:
 class SpeechText:
     """Feed text deltas; get back speakable sentences as soon as each is complete."""
 
-    def __init__(self, early_first_clause: bool = True, language: str | None = None, ssml: bool = False) -> None:
-        """``language``: the voice's (``kokoro_core.speakable.language_of``), when known."""
+    def __init__(
+        self,
+        early_first_clause: bool = True,
+        language: str | None = None,
+        ssml: bool = False,
+        foreign_script: str = "read",
+    ) -> None:
+        """``language``: the voice's (``kokoro_core.speakable.language_of``), when known; ``foreign_script``: the
+        session's (whether a run of another script is said)."""
         self._segmenter = SentenceSegmenter()
         self._language = language
+        self._foreign_script = foreign_script
         self._code = CodeFences()
         self._early = early_first_clause and not ssml
         self._emitted = 0
@@ -124,7 +132,7 @@ class SpeechText:
             self._consumed += len(sentence)
             for piece in self._code.outside(sentence):
                 text = spoken_sentence(piece)
-                if has_speech(text, self._language):
+                if has_speech(text, self._language, self._foreign_script):
                     spoken.append(CutSentence(text, self._consumed))
         self._emitted += len(spoken)
         return spoken

@@ -158,3 +158,19 @@ def test_a_cancel_while_the_engine_holds_the_first_sentence_delivers_nothing_of_
         after, again = run(scenario(server.ws_url, engine))
         assert engine.interrupted_calls == 1 and engine.calls[-1] == "Yes, I am listening."
     assert after == [] and list(again) == ["Yes, I am listening."]
+
+
+def test_with_foreign_script_skip_a_sentence_of_only_another_script_is_not_sent_and_the_reply_goes_on() -> None:
+    async def scenario(url: str, engine) -> tuple[list[str], list]:
+        transport = RecordingTransport(url)
+        async with Speaker(transport, foreign_script="skip") as speaker:
+            reply = speaker.reply()
+            for delta in ["Thank you. ", "王小明。", " See you soon."]:
+                await reply.feed(delta)
+            await reply.end()
+            audio = [chunk async for chunk in reply]
+        return engine.said, [message for message in transport.messages if isinstance(message, Error)], audio
+
+    with fake_server() as (server, engine):
+        said, errors, audio = run(scenario(server.ws_url, engine))
+    assert said == ["Thank you.", "See you soon."] and errors == [] and audio

@@ -76,7 +76,9 @@ class TextStream:
         self.delay = (DEFAULT_BUFFER_DELAY_MS if delay_ms is None else delay_ms) / 1000
         self._runtime = runtime
         self._session = session
-        self._text = SpeechText(language=language_of(options.voice), ssml=self.ssml)
+        self._text = SpeechText(
+            language=language_of(options.voice), ssml=self.ssml, foreign_script=options.foreign_script
+        )
         self._inputs: deque[Append | Flush | End] = deque()
         self._input_ready = asyncio.Event()
         self._buffered = 0  # characters appended and not yet spoken: queued, or held by the segmenter

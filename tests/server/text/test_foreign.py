@@ -9,7 +9,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kokoro_server.text.foreign import LANGUAGES, marked, segments, unmarked
+from kokoro_server.text.foreign import LANGUAGES, labeled, marked, segments, unmarked
 from kokoro_server.text.reading import said_shown, said_text
 
 
@@ -20,6 +20,11 @@ def test_a_marked_span_is_read_in_its_language_and_the_rest_in_the_voices() -> N
         ("Hôtel Le Meurice", "fr-fr"),
         (", rue de Rivoli.", "en-us"),
     ]
+
+
+def test_a_span_is_labeled_with_its_language_for_people_to_read() -> None:
+    assert labeled(said_shown("A table for 2, name 王小明.", "en-us")) == "A table for two, name [cmn: 王小明]."
+    assert labeled(f"at {marked('Hôtel', 'fr-fr')}") == "at [fr-fr: Hôtel]"
 
 
 def test_a_span_cut_off_from_its_opening_or_closing_mark_keeps_its_language() -> None:

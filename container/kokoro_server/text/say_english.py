@@ -280,7 +280,7 @@ def _(form: Decade, british: bool) -> str:
             return "noughties" if british else "two thousands"
         return "two thousands" if form.century == "20" else f"{spoken.cardinal(form.century, british)} hundreds"
     said = spoken.cardinal(form.decade, british)
-    said = said[:-1] + "ies" if said.endswith("y") else said + "s"
+    said = said[:-1] + "ies" if said.endswith("y") else said + "es" if said.endswith("x") else said + "s"
     return f"{spoken.cardinal(form.century, british)} {said}" if form.century else said
 
 

@@ -327,8 +327,9 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     )
     add("st.|dr.", _street_or_saint)
     months = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
-    # As people type them too ("july 25 2012"), but "may", which is mostly the verb.
-    typed = "|".join(sorted((re.escape(m.lower()) for m in _MONTHS if m != "May"), key=len, reverse=True))
+    # As people type them too ("july 25 2012", "DEC 25"), but "may", which is mostly the verb.
+    typed_names = [m.lower() for m in _MONTHS if m != "May"] + [m.upper() for m in _MONTHS]
+    typed = "|".join(sorted((re.escape(m) for m in typed_names), key=len, reverse=True))
     add(
         list(_MONTHS),
         pattern_rule(

@@ -1,7 +1,7 @@
 """What a token is by its shape alone, whatever the language: e-mail and web addresses, handles and hashtags,
 telephone numbers, dates written in numbers, decades, versions and IP addresses, multipliers and sizes,
-ratios, and the periods of a business year ("Q3", "FY2026"). Each is one bounded pattern matched on the whole
-token (``tag_token.classify`` asks for them in its order).
+ratios, sums ("10-4=6"), and the periods of a business year ("Q3", "FY2026"). Each is one bounded pattern
+matched on the whole token (``tag_token.classify`` asks for them in its order).
 """
 
 from __future__ import annotations
@@ -17,14 +17,24 @@ from .forms import (
     Dotted,
     Electronic,
     Form,
+    Joined,
     Number,
     Period,
     Range,
+    Said,
     Telephone,
     Times,
     Year,
 )
 from .locales import Locale
+
+# A sum as written: numbers and operators, then "=" and its result ("10-4=6", "3 × 4 = 12"). The "=" decides
+# that "-" is minus, not a range's "to", and "x" times, not "by".
+_OPERAND = r"\d{1,7}(?:\.\d{1,4})?"
+_SUM = re.compile(rf"{_OPERAND}(?:\s?[-−+*×x/÷]\s?{_OPERAND}){{1,4}}\s?=\s?\d{{1,9}}(?:\.\d{{1,4}})?")
+_OPERATORS = {"-": "minus", "−": "minus", "+": "plus", "*": "times", "×": "times", "x": "times", "/": "divided by",
+              "÷": "divided by"}  # fmt: skip
+_PART = re.compile(r"\d{1,9}(?:\.\d{1,4})?|[-−+*×x/÷=]")
 
 # Top-level domains a web address ends in (and every two-letter country code).
 TLDS = frozenset(
@@ -165,3 +175,29 @@ def _plain_number(written: str) -> Number:
     """ "2", "1.5": the numbers of a multiplier or a size, written with a dot in every language."""
     whole, dot, fraction = written.partition(".")
     return Number(whole, fraction if dot else None)
+
+
+def arithmetic(text: str, locale: Locale) -> Form | None:
+    """ "10-4=6", "5 - 3 = 2": a sum said with its operators' names (English only)."""
+    if not locale.language.startswith("en") or _SUM.fullmatch(text) is None:
+        return None
+    parts: list[Form] = []
+    for part in _PART.findall(text):
+        if part[0].isdigit():
+            whole, _, fraction = part.partition(".")
+            parts.append(Number(whole, fraction or None))
+        else:
+            parts.append(Said("equals" if part == "=" else _OPERATORS[part]))
+    return Joined(tuple(parts))
+
+
+_DIGIT_PLURAL = re.compile(r"(?P<digit>\d)(?P<apostrophe>['’])?s")
+
+
+def digit_plural(text: str, locale: Locale, before: str) -> Form | None:
+    """ "7's", "the 5s": a digit's plural ("sevens", "fives"), said as a decade's is (English only). Bare, only
+    after "the", "and" or "or": "a 5s timeout" is seconds."""
+    match = _DIGIT_PLURAL.fullmatch(text) if locale.language.startswith("en") else None
+    if match is None or not (match["apostrophe"] or before.lower() in ("the", "and", "or")):
+        return None
+    return Decade(match["digit"])

@@ -33,6 +33,7 @@ from .forms import (
     Time,
 )
 from .locales import Locale
+from .tag_shapes import arithmetic
 from .tag_token import classify, quantity, ranged, read_number
 from .tokens import Token
 
@@ -168,6 +169,14 @@ def _meridiem(match: re.Match[str], reading: Reading, index: int) -> Form | None
 def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     form = classify(match["clock"], reading.locale)
     if not isinstance(form, Time) or form.meridiem is None:
+        return None
+    return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
+
+
+def _glued_zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "10:00PST", "9:30GMT": a clock with its zone typed against it."""
+    form = classify(match["clock"], reading.locale)
+    if not isinstance(form, Time):
         return None
     return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
 
@@ -315,8 +324,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     rules of money written apart: ``tag_money``), measures, times..."""
     units = "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
     written = set(locale.months)
-    if locale.language.startswith("en"):  # "25 july 2012", as people type it; not "may", mostly the verb
-        written |= {month.lower() for month in locale.months if month != "May"}
+    if locale.language.startswith("en"):  # "25 july 2012", "5 DEC", as people type them; not "may", mostly a verb
+        written |= {month.lower() for month in locale.months if month != "May"} | {m.upper() for m in locale.months}
     months = "|".join(re.escape(month) for month in sorted(written, key=len, reverse=True)) or "(?!)"
     number = number_pattern(locale)
     side = r"\d{1,5}(?:[.,]\d{1,2})?"
@@ -324,6 +333,9 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     mixed = rf"\d{{1,3}}{GAP}\d{{1,2}}/\d{{1,2}}"  # "1 1/2 tsp"
     value = rf"{QUALIFIER}?(?:{mixed}|{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [
+        pattern_rule(  # "5 - 3 = 2": a sum written apart
+            r"(?P<sum>\d{1,7}(?: [-−+*×x/÷] \d{1,7}){1,4} = \d{1,9})", lambda m, r, i: arithmetic(m["sum"], r.locale)
+        ),
         pattern_rule(PHONE, _phone, opens="("),
         pattern_rule(
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
@@ -335,6 +347,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             flags=re.IGNORECASE,
         ),
         pattern_rule(rf"(?P<clock>\S{{3,12}}?){GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
+        pattern_rule(r"(?P<clock>\d{1,2}:[0-5]\d)(?P<zone>[A-Z]{1,3}T|UTC|GMT)\b", _glued_zone),
         *money,
         pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
         pattern_rule(
@@ -352,6 +365,11 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
         pattern_rule(r"(?P<whole>\d{1,3})" + GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
         pattern_rule(rf"(?P<low>\S{{1,24}}?){GAP}[-–—]{GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
+        pattern_rule(  # "5-Jan-2024", as forms and exports write it
+            rf"(?P<day>\d{{1,2}})-(?P<month>{months})-(?P<year>\d{{4}})\b",
+            _day_month,
+            flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
+        ),
         pattern_rule(
             rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?{GAP}(?:(?:of|de|di){GAP})?(?P<month>{months})\.?"
             rf"(?:,?{GAP}(?P<year>\d{{4}}))?",

@@ -40,7 +40,7 @@ from .forms import (
     Year,
 )
 from .locales import Locale
-from .tag_shapes import dated, electronic, shaped, telephone
+from .tag_shapes import arithmetic, dated, digit_plural, electronic, shaped, telephone
 from .tokens import is_word, sayable
 
 VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
@@ -107,7 +107,8 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"
         return _word(core, locale)
-    form = _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
+    form = arithmetic(core, locale) if "=" in core else None
+    form = form or _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
     if form is None:
         form = _range(core, locale) or _compound(core, locale)
     if form is None:
@@ -115,7 +116,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     if form is None and not any(c.isdecimal() for c in core):
         if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
             return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
-    return form or Code(core)
+    return form or digit_plural(core, locale, before) or Code(core)
 
 
 def _word(core: str, locale: Locale) -> Form | None:

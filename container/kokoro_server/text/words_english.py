@@ -129,13 +129,13 @@ UNITS = {
     "cu m": ("cubic meter", "cubic meters"),
     "sq. ft": ("square foot", "square feet"), "sq.ft": ("square foot", "square feet"),
 }  # fmt: skip
-# A length's unit with a power, as a superscript or a digit after it: "km³", "m2", "ft²", "in³".
+# A length's unit with a power, as a superscript, a caret or a digit after it: "km³", "m^2", "m2", "ft²", "in³".
 _LENGTHS = {"mm": "millimeter", "cm": "centimeter", "m": "meter", "km": "kilometer", "in": "inch", "ft": "foot",
             "yd": "yard", "mi": "mile", "µm": "micrometer", "μm": "micrometer", "nm": "nanometer"}  # fmt: skip
 _PLURALS = {"inch": "inches", "foot": "feet"}
 for _short, _name in _LENGTHS.items():
-    for _marks, _power in ((("²", "2"), "square"), (("³", "3"), "cubic")):
-        for _mark in _marks if _short != "in" else _marks[:1]:
+    for _marks, _power in ((("²", "^2", "2"), "square"), (("³", "^3", "3"), "cubic")):
+        for _mark in _marks if _short != "in" else _marks[:2]:  # "in2" is not an inch
             UNITS.setdefault(f"{_short}{_mark}", (f"{_power} {_name}", f"{_power} {_PLURALS.get(_name, _name + 's')}"))
 # Units read only after a space: "25 m" is metres, but "25m" may be minutes or millions; "2 ha" hectares.
 SPACED_UNITS = {"m": ("meter", "meters"), "ha": ("hectare", "hectares"), "s": ("second", "seconds"),

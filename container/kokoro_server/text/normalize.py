@@ -33,11 +33,13 @@ def normalize(text: str, language: str = "en-us") -> str:
     say = _verbalizer(locale.language)
     tokens, spans = tag(text, locale)
     said: list[str] = []
-    position = 0
+    position, read_before = 0, False
     for span in spans:
         first, last = tokens[span.first], tokens[span.last]
         said.append(text[position : first.start])
-        position = last.end
+        if read_before and first.start == position and text[position - 1] in ",.…":
+            said.append(" ")  # "9:00,10:30", "5%...then": cut at a comma or an ellipsis, said with its pause
+        position, read_before = last.end, span.form is not None
         if span.form is None:
             said.append(text[first.start : last.end])
             continue
@@ -64,8 +66,8 @@ def _sentence_end(text: str, tokens: list[Token], span: Span) -> str:
     read = text[
         first.start + len(first.lead) : last.end if not span.trail else last.start + len(last.lead) + len(last.core)
     ]
-    if not read.endswith(".") or span.dot == "never":
-        return ""
+    if not read.endswith(".") or span.dot == "never" or (span.trail and last.trail[:1] in (",", ";", ":")):
+        return ""  # "Maple Ave., Springfield": the comma says the sentence goes on
     following = tokens[span.last + 1].text if span.last + 1 < len(tokens) else ""
     if not following:
         return "."

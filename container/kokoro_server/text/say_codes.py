@@ -41,6 +41,7 @@ class Speller:
     plus: str = "plus"
     extension: str = "extension"
     hundred: Callable[[str], str] | None = None  # "800" -> "eight hundred" (American toll-free numbers)
+    short_words: frozenset[str] = frozenset()  # two letters said as a word at an address's start ("go.acme.com")
 
 
 ENGLISH = Speller(
@@ -54,6 +55,7 @@ ENGLISH = Speller(
                    "+": "plus", "=": "equals", "&": "and", "#": "hash", "%": "percent", "~": "tilde", "@": "at"},
     hundred=lambda group: f"{spoken.cardinal(group[0])} hundred",
     point="point",
+    short_words=frozenset("my go me we up do so no hi be to by of or".split()),
 )  # fmt: skip
 
 
@@ -184,7 +186,8 @@ def _dotted(text: str, speller: Speller, host: bool = False) -> str:
         if kind == "digits":
             said.append(digits(run, speller))
         elif kind == "letters":
-            short_first = host and number == 0 and len(run) <= 2  # "aa.com", "hp.com": letters
+            # "aa.com", "hp.com": letters; "go.acme.com", "my-site.com": a word
+            short_first = host and number == 0 and len(run) <= 2 and run.lower() not in speller.short_words
             said.append(run if _readable_label(run, speller) and not short_first else letters(run, speller))
         elif kind == "sign" and (name := speller.address_signs.get(run) or speller.symbols.get(run, "")):
             said.append(name)

@@ -191,6 +191,8 @@ def _(form: Measure, lang: str) -> str:
     amount = form.amount
     if isinstance(amount, Number) and amount.whole == "1" and amount.fraction is None and not amount.negative:
         return one  # "un kilómetro": the singular carries its own article-number
+    if isinstance(amount, Scaled):
+        return _scaled(amount, lang, many)  # "tres millones de kilómetros"
     return f"{say(amount, lang)} {many}"
 
 

@@ -12,7 +12,7 @@ import re
 
 from .forms import Form, Money, Number, Per, Scaled, Signed
 from .locales import Locale
-from .tag_spans import GAP, QUALIFIER, Reading, Rule, number_in, number_pattern, pattern_rule, per_after
+from .tag_spans import GAP, QUALIFIER, Reading, Rule, number_in, number_pattern, pattern_rule, per_after, scale_words
 from .tag_token import classify
 
 
@@ -54,12 +54,6 @@ def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | No
     return None
 
 
-def _scale_words(locale: Locale) -> str:
-    """The magnitudes written as words after an amount ("million", "bilhões", "mil millones"), longest first."""
-    words = sorted((scale for scale in locale.scales if len(scale) > 2 or scale in ("mi", "bi")), key=len, reverse=True)
-    return "|".join(re.escape(scale) for scale in words) or "(?!)"
-
-
 def _glued_scales(locale: Locale) -> str:
     """The magnitudes written glued to a currency sign after an amount ("2,5 M€", "3 Md€")."""
     letters = [scale for scale in locale.scales if len(scale) <= 3 and scale[0].isupper()]
@@ -78,7 +72,7 @@ def _priced_per(match: re.Match[str], reading: Reading, index: int) -> Form | No
 def money_rules(locale: Locale) -> tuple[Rule, ...]:
     """The rules of money that start at a number: the amount, then its magnitude or its currency."""
     signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
-    scales, number = _scale_words(locale), number_pattern(locale)
+    scales, number = scale_words(locale), number_pattern(locale)
     rules = [
         pattern_rule(
             rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){GAP}(?:(?P<scale>{scales}){GAP})?"
@@ -98,7 +92,7 @@ def sign_money_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     by the sign in lower case."""
     money = pattern_rule(
         rf"(?P<q>{QUALIFIER})?(?P<sign>\S{{1,4}}?){GAP}(?P<n>{number_pattern(locale)}(?:[kKMB]|bn)?)"
-        rf"(?:{GAP}(?P<scale>{_scale_words(locale)}))?(?:/(?P<per>\w{{1,10}}))?",
+        rf"(?:{GAP}(?P<scale>{scale_words(locale)}))?(?:/(?P<per>\w{{1,10}}))?",
         _money_apart,
     )
     return {sign.lower(): (money,) for sign in locale.currencies}

@@ -216,6 +216,8 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
             return None
     if unit is None:
         return None
+    if (scale := match.groupdict().get("scale")) and (number := number_in(match["n"], reading)) is not None:
+        return _measured(Scaled(number, locale.scales[scale]), unit, per, False)
     whole, _, part = match["n"].rpartition(" ")
     mixed = re.fullmatch(r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", part) if whole.strip().isdigit() else None
     if mixed is not None and 0 < int(mixed["top"]) < int(mixed["bottom"]):  # "1 1/2 tsp": one and a half
@@ -362,6 +364,10 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             rf"{side}(?:{GAP})?{lengths}(?:(?:{GAP})?[x×](?:{GAP})?{side}(?:{GAP})?{lengths}){{1,2}}\.?",
             _spaced_dimensions,
         ),
+        pattern_rule(  # "150 million km", "3 millones de km": a magnitude, then its unit
+            rf"(?P<n>{number}){GAP}(?P<scale>{scale_words(locale)}){GAP}(?:(?:de|di){GAP})?(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?",
+            _measure,
+        ),
         pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
         pattern_rule(r"(?P<whole>\d{1,3})" + GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
         pattern_rule(rf"(?P<low>\S{{1,24}}?){GAP}[-–—]{GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
@@ -395,6 +401,12 @@ def number_pattern(locale: Locale) -> str:
 
 
 PERIOD_YEAR = pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){GAP}(?P<year>(?:19|20)\d\d)", _period_year)
+
+
+def scale_words(locale: Locale) -> str:
+    """The magnitudes written as words after an amount ("million", "bilhões", "mil millones"), longest first."""
+    words = sorted((scale for scale in locale.scales if len(scale) > 2 or scale in ("mi", "bi")), key=len, reverse=True)
+    return "|".join(re.escape(scale) for scale in words) or "(?!)"
 
 
 def _all_units(locale: Locale) -> list[str]:

@@ -307,6 +307,8 @@ def ranged(low: Form, high: Form) -> Form | None:
         if not low.fraction and not high.fraction and not low.negative:
             if all(len(n.whole) == 4 and 1100 <= int(n.whole) <= 2099 for n in (low, high)):
                 return Range(Year(low.whole), Year(high.whole))
+            if (years := season(low.whole, high.whole)) is not None:
+                return years
             if len(high.whole) - len(low.whole) > 1 or len(high.whole) > 4 or "0" in (low.whole[:1], high.whole[:1]):
                 return None  # "58-1193": a code, not a range
         return Range(low, high)
@@ -317,6 +319,15 @@ def ranged(low: Form, high: Form) -> Form | None:
         if isinstance(low, Time) and isinstance(high, Time) and (low.twenty_four or high.twenty_four):
             low, high = replace(low, twenty_four=True), replace(high, twenty_four=True)  # "10:00–18:00": both 24-hour
         return Range(low, high)
+    return None
+
+
+def season(low: str, high: str) -> Range | None:
+    """A span of years whose end keeps only its last two digits ("1998-99", "2023/24", "1939-45")."""
+    if len(low) != 4 or len(high) != 2 or not 1100 <= int(low) <= 2099:
+        return None
+    if int(high) > int(low[2:]) or (low[2:], high) == ("99", "00"):
+        return Range(Year(low), Year(high))
     return None
 
 
@@ -385,6 +396,8 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
         return Joined((Symbol("#"), read_number(match["n"], locale) or Number(match["n"])))
     if re.fullmatch(r"[A-G]#", core):
         return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
+    if re.fullmatch(r"\d{4}/\d\d", core) and (years := season(*core.split("/"))) is not None:
+        return years  # "the 2023/24 season"
     if re.fullmatch(r"[A-Z]/[A-Z]", core) and locale.language.startswith("en"):
         return Said(f"{core[0]} or {core[2]}")  # "Reply Y/N": Y or N
     if "/" in core and all(is_word(part) for part in core.split("/")):

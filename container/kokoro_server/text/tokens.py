@@ -72,18 +72,30 @@ def tokenize(text: str, keeps_dot: Callable[[str], bool]) -> list[Token]:
         if _WIDE.match(word):
             tokens.append(Token(word, match.start(), match.end(), "", word, ""))
             continue
-        lead, core, trail = _split(word, keeps_dot)
-        tokens.append(Token(word, match.start(), match.end(), lead, core, trail))
+        start = match.start()
+        for piece in _CUT.split(word) if "," in word or ".." in word or "…" in word else (word,):
+            lead, core, trail = _split(piece, keeps_dot)
+            tokens.append(Token(piece, start, start + len(piece), lead, core, trail))
+            start += len(piece)
     return tokens
+
+
+# A comma that lists rather than groups digits, or an ellipsis, typed without its space ("9:00,10:30",
+# "9am,10am", "40.7,-74.0", "5%...then"): the token is cut after it. Between two digits a comma may group
+# thousands or mark a decimal.
+_CUT = re.compile(
+    r"(?<=,)(?=[^\d\s,])|(?<=[^\d\s,],)(?=\d)|(?<=\d:\d\d,)(?=\d)|(?<=\.\.\.)(?=[^\s.])|(?<=…)(?=[^\s…])"
+)
 
 
 def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
     start = 0
     # A leading quote before two digits is part of the core: "'80s", "'69"; not the quote of "'1900s'".
+    quoted = word.rstrip(".,;:!?)]}")[-1:] in _QUOTES  # "'23'": a number in quotes, not the year '23
     while (
         start < len(word)
         and word[start] in LEADING
-        and not (word[start] in _QUOTES and _SHORT_YEAR.match(word, start + 1))
+        and not (word[start] in _QUOTES and _SHORT_YEAR.match(word, start + 1) and not quoted)
     ):
         start += 1
     end = len(word)

@@ -56,10 +56,11 @@ class Locale:
         if word in self.abbreviations or word[:-1] in self.months or word[:-1] in self.weekdays:
             return True
         short = word[:-1]  # a unit's short form ("ft.", "oz.", "sq. ft."): its dot is its own
-        return len(short) >= 2 and short.isalpha() and (short in self.units or short.lower() in _UNIT_HEADS)
+        return len(short) >= 2 and short.isalpha() and (short in self.units or short in _UNIT_HEADS)
 
 
-_UNIT_HEADS = frozenset({"sq", "cu", "fl"})  # the first words of units written in two: "sq. ft.", "fl. oz."
+# The first words of units written in two: "sq. ft.", "Fl. oz."; not in capitals ("Miami, FL.": a state).
+_UNIT_HEADS = frozenset({"sq", "cu", "fl", "Sq", "Cu", "Fl"})
 
 
 @cache

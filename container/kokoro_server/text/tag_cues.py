@@ -40,9 +40,17 @@ def _prefix(match: re.Match[str], group: str) -> Word:
 
 def _code(reading_name: str) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        if _idaho(match, reading, index):
+            return None  # "Boise, ID 83702": the state and its ZIP code
         return Joined((_prefix(match, "code"), Code(match["code"], reading_name)))
 
     return build
+
+
+def _idaho(match: re.Match[str], reading: Reading, index: int) -> bool:
+    written = reading.tokens[index]
+    after_city = index > 0 and reading.tokens[index - 1].trail.endswith(",")
+    return written.core == "ID" and after_city and re.fullmatch(r"\d{5}(?:-\d{4})?", match["code"]) is not None
 
 
 def _extension(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -144,6 +152,18 @@ def _zip(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     if match["plus4"]:
         parts.append(Code(f"-{match['plus4']}", "digits"))
     return Joined(tuple(parts))
+
+
+def _state_after_city(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "Austin, TX", "Cambridge, MA.": a state's code after its city and a comma, said as its name."""
+    city = reading.tokens[index - 1] if index > 0 else None
+    if city is None or not city.trail.endswith(",") or not city.core[:1].isupper() or not city.core.isalpha():
+        return None
+    return Said(STATES[match["state"]])
+
+
+# State codes that are also words or letters people write in capitals ("Sure, OK.", "Hey, HI!")
+_WORDLIKE_STATES = frozenset({"OK", "IN", "OR", "ME", "HI", "OH", "ID", "AS", "DC"})
 
 
 def _ruler(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -304,6 +324,8 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         list(STATES), pattern_rule(rf"(?P<state>{'|'.join(STATES)}),?\s+(?P<zip>\d{{5}})(?:-(?P<plus4>\d{{4}}))?", _zip)
     )
+    named = "|".join(state for state in STATES if state not in _WORDLIKE_STATES)
+    add([state for state in STATES if state not in _WORDLIKE_STATES], pattern_rule(rf"(?P<state>{named})\b", _state_after_city))
     rulers = "|".join(roman.RULERS)
     titles = "|".join(roman.TITLES)
     add(roman.RULERS, pattern_rule(rf"(?P<name>{rulers})\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", _ruler))

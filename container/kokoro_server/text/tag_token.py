@@ -262,6 +262,8 @@ def _range(core: str, locale: Locale) -> Form | None:
         low, high = core[:cut], core[cut + 1 :]
         if low in locale.weekdays and high in locale.weekdays:
             return Range(Said(locale.weekdays[low]), Said(locale.weekdays[high]))
+        if low == "M" and high in _LAST_DAYS and locale.language.startswith("en"):
+            return Range(Said("Monday"), Said(_LAST_DAYS[high]))  # "M–F": a week's opening hours
         if low.rstrip(".") in locale.months and high.rstrip(".") in locale.months:
             return Range(
                 Date(None, locale.months[low.rstrip(".")], None), Date(None, locale.months[high.rstrip(".")], None)
@@ -279,21 +281,20 @@ def _range(core: str, locale: Locale) -> Form | None:
 _SIZES = {"XXS": "double extra small", "XS": "extra small", "S": "small", "M": "medium", "L": "large",
           "XL": "extra large", "XXL": "double extra large", "2XL": "double extra large", "3XL": "triple extra large",
           "XXXL": "triple extra large"}  # fmt: skip
-_HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?P<ap>[ap]))")
+_HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
+_LAST_DAYS = {"F": "Friday", "Th": "Thursday", "Sa": "Saturday", "Su": "Sunday"}
 _DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that write "9.00–17.30"
 
 
 def _time_range(low: str, high: str, locale: Locale) -> Form | None:
-    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p" (as a chat writes them): a range of times."""
+    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p", "8:30a–5p" (as a chat writes them): a range of times."""
     first, second = _HOURS.fullmatch(low), _HOURS.fullmatch(high)
     if first is None or second is None or bool(first["ap"]) != bool(second["ap"]):
         return None
     if first["ap"]:
         if not locale.language.startswith("en") or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
             return None
-        return Range(
-            Time(int(first["h"]), meridiem=f"{first['ap']}m"), Time(int(second["h"]), meridiem=f"{second['ap']}m")
-        )
+        return Range(*(Time(int(side["h"]), int(side["cm"] or 0), meridiem=f"{side['ap']}m") for side in (first, second)))
     hours = int(first["h"]), int(second["h"])
     if locale.language not in _DOTTED_TIMES or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
         return None  # "1.50-2.75": two amounts

@@ -166,11 +166,11 @@ ABBREVIATIONS = {
     "e.g.": "for example", "i.e.": "that is", "etc.": "et cetera", "vs.": "versus", "vs": "versus",
     "approx.": "approximately", "dept.": "department", "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz",
     "Dr.": "Doctor", "Prof.": "Professor", "Jr.": "Junior", "Sr.": "Senior", "Ave.": "Avenue", "Blvd.": "Boulevard",
-    "Rd.": "Road", "St.": "Street", "Apt.": "Apartment", "Ln.": "Lane", "Pkwy.": "Parkway", "Hwy.": "Highway",
+    "Rd.": "Road", "St.": "Street", "Apt.": "Apartment", "Ln.": "Lane", "Ct.": "Court", "Cir.": "Circle", "Pl.": "Place", "Pkwy.": "Parkway", "Hwy.": "Highway",
     "&": "and", "Sen.": "Senator", "Rep.": "Representative", "Gov.": "Governor", "Gen.": "General", "Capt.": "Captain",
     "Lt.": "Lieutenant", "Sgt.": "Sergeant", "Mt.": "Mount", "Hon.": "Honorable", "acct.": "account",
     "incl.": "including", "excl.": "excluding", "pkg.": "package", "qty.": "quantity", "w/": "with",
-    "w/o": "without",
+    "w/o": "without", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
 }  # fmt: skip
 TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Sen.", "Rep.", "Gov.", "Gen.", "Capt.", "Lt.", "Sgt.",
                     "Hon."})  # fmt: skip

@@ -33,8 +33,9 @@ from .words_english import (
 
 def _prefix(match: re.Match[str], group: str) -> Word:
     """What was written before ``group``, as written but for a number sign ("order #", "policy no." -> "order
-    number", "policy number")."""
+    number", "policy number"; "Hwy" -> "highway")."""
     written = match.string[match.start() : match.start(group)]
+    written = re.sub(r"\b(?i:hwy)\b\.?", "highway", written)  # "Hwy 101": highway one oh one
     return Word(" ".join(re.sub(r"#|\b(?i:no|num)\.", " number ", written).split()))
 
 

@@ -83,7 +83,7 @@ def money_rules(locale: Locale) -> tuple[Rule, ...]:
     ]
     if locale.language.startswith("en"):
         per = "|".join(re.escape(short) for short in sorted(_PER_ABBREVIATIONS, key=len, reverse=True))
-        rules.append(pattern_rule(rf"(?P<n>\S{{1,24}}?){GAP}(?P<per>{per})", _priced_per))
+        rules.append(pattern_rule(rf"(?P<n>\S{{1,24}}?)(?:{GAP})?(?P<per>{per})", _priced_per))  # "£12.50pp"
     return tuple(rules)
 
 

@@ -23,6 +23,7 @@ from .forms import (
     Range,
     Said,
     Telephone,
+    Time,
     Times,
     Year,
 )
@@ -61,6 +62,9 @@ _PHONE = re.compile(
     r"|(?P<intl>\+\d{1,3}(?:[-.]\d{1,4}){2,5})"
 )
 _ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
+_ISO_MOMENT = re.compile(
+    r"(?P<y>\d{4})-(?P<m>\d\d)-(?P<d>\d\d)T(?P<hh>\d\d):(?P<mm>[0-5]\d)(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-]\d\d:?\d\d)?"
+)
 _NUMERIC_DATE = re.compile(r"(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|(?<=/)\d{2})")
 _RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
 # "1980s", "1980's", "80s", "'90s", "’90's"; a year of two digits after an apostrophe ("'69", "class of '98").
@@ -126,6 +130,13 @@ def dated(core: str, locale: Locale) -> Form | None:
     """A date written in numbers ("2024-03-07", "15-01-2020", "31.12.1990", "1/5/26"), or a decade."""
     if (match := _ISO_DATE.fullmatch(core)) is not None:
         return _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
+    if (match := _ISO_MOMENT.fullmatch(core)) is not None:  # "2025-03-14T17:00Z", as systems write a moment
+        day = _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
+        hour, minute = int(match["hh"]), int(match["mm"])
+        if day is None or hour > 23:
+            return None
+        at = (Said("at"),) if locale.language.startswith("en") else ()
+        return Joined((day, *at, Time(hour, minute, twenty_four=True)))
     if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
         first, second = int(match["a"]), int(match["b"])
         month, day = (second, first) if locale.day_first else (first, second)
@@ -137,6 +148,15 @@ def dated(core: str, locale: Locale) -> Form | None:
         return Decade(match["decade"] or match["short"], match["century"])
     if (match := _SHORT_YEAR.fullmatch(core)) is not None:
         return Year(match["year"], short=True)
+    return None
+
+
+def season(low: str, high: str) -> Range | None:
+    """A span of years whose end keeps only its last two digits ("1998-99", "2023/24", "1939-45")."""
+    if len(low) != 4 or len(high) != 2 or not 1100 <= int(low) <= 2099:
+        return None
+    if int(high) > int(low[2:]) or (low[2:], high) == ("99", "00"):
+        return Range(Year(low), Year(high))
     return None
 
 

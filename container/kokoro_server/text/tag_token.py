@@ -40,7 +40,7 @@ from .forms import (
     Year,
 )
 from .locales import Locale
-from .tag_shapes import arithmetic, dated, digit_plural, electronic, shaped, telephone
+from .tag_shapes import arithmetic, dated, digit_plural, electronic, season, shaped, telephone
 from .tokens import is_word, sayable
 
 VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
@@ -222,8 +222,8 @@ def _per(core: str, locale: Locale) -> Form | None:
         return None
     if what.isalpha() and not what.isupper():
         return Per(Word(what), per_key) if per in locale.per_words else None  # "beats/min", not "and/or"
-    amount = _quantity(what, locale)
-    if isinstance(amount, (Money, Percent, Measure, Number, Scaled)):
+    amount = _quantity(what, locale) or shaped(what)
+    if isinstance(amount, (Money, Percent, Measure, Number, Scaled, Times)):  # "2x/day": two times per day
         return Per(amount, per_key)
     if isinstance(amount, Time) and amount.meridiem is None and amount.second is None:  # "9:30/mile": a pace
         return Per(Duration(None, amount.hour, amount.minute or 0), per_key)
@@ -310,7 +310,7 @@ def ranged(low: Form, high: Form) -> Form | None:
                 return Range(Year(low.whole), Year(high.whole))
             if (years := season(low.whole, high.whole)) is not None:
                 return years
-            if len(high.whole) - len(low.whole) > 1 or len(high.whole) > 4 or "0" in (low.whole[:1], high.whole[:1]):
+            if (len(high.whole) - len(low.whole) > 1 and low.whole != "0") or len(high.whole) > 4 or _leading_zero(low) or _leading_zero(high):
                 return None  # "58-1193": a code, not a range
         return Range(low, high)
     kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade)
@@ -323,13 +323,8 @@ def ranged(low: Form, high: Form) -> Form | None:
     return None
 
 
-def season(low: str, high: str) -> Range | None:
-    """A span of years whose end keeps only its last two digits ("1998-99", "2023/24", "1939-45")."""
-    if len(low) != 4 or len(high) != 2 or not 1100 <= int(low) <= 2099:
-        return None
-    if int(high) > int(low[2:]) or (low[2:], high) == ("99", "00"):
-        return Range(Year(low), Year(high))
-    return None
+def _leading_zero(number: Number) -> bool:
+    return number.whole.startswith("0") and number.whole != "0"  # "007-12" a code; "0-60" a range
 
 
 def _compound(core: str, locale: Locale) -> Form | None:

@@ -170,7 +170,8 @@ ABBREVIATIONS = {
     "&": "and", "Sen.": "Senator", "Rep.": "Representative", "Gov.": "Governor", "Gen.": "General", "Capt.": "Captain",
     "Lt.": "Lieutenant", "Sgt.": "Sergeant", "Mt.": "Mount", "Hon.": "Honorable", "acct.": "account",
     "incl.": "including", "excl.": "excluding", "pkg.": "package", "qty.": "quantity", "w/": "with",
-    "w/o": "without", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
+    "w/o": "without", "p.": "page", "pp.": "pages", "Ch.": "Chapter", "Vol.": "Volume", "vol.": "volume", "Fig.": "Figure",
+    "fig.": "figure", "Hwy": "Highway", "hwy": "highway", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
 }  # fmt: skip
 TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Sen.", "Rep.", "Gov.", "Gen.", "Capt.", "Lt.", "Sgt.",
                     "Hon."})  # fmt: skip
@@ -189,7 +190,7 @@ CODE_NAMES = (
 # Places said as people say them aloud: "room 1204" is "twelve oh four", "gate B12" "B twelve".
 PLACES = (
     "room|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker"
-    "|cabin|berth|stand|hall|lot|level"
+    "|cabin|berth|stand|hall|lot|level|highway|hwy|interstate"
 )
 FRACTION_DENOMINATORS = {
     2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"), 6: ("sixth", "sixths"),

@@ -103,6 +103,7 @@ class FeetInches:
 class Range:
     low: Form
     high: Form
+    between: bool = False  # after "between" ("entre", "tra"): "two and four", not "two to four"
 
 
 @dataclass(frozen=True)

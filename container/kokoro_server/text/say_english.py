@@ -209,9 +209,10 @@ def _(form: Range, british: bool) -> str:
     low, high = form.low, form.high
     if isinstance(low, (Money, Percent, Measure)) and isinstance(high, Number):
         high = _with_amount(low, high)  # "$10-20": ten to twenty dollars
+    to = "and" if form.between else "to"
     if isinstance(high, (Money, Percent, Measure)) and _unit_of(low) in (None, _unit_of(high)) and not _cents(low):
-        return f"{say(_amount_of(low), british)} to {say(high, british)}"
-    return f"{say(low, british)} to {say(high, british)}"
+        return f"{say(_amount_of(low), british)} {to} {say(high, british)}"
+    return f"{say(low, british)} {to} {say(high, british)}"
 
 
 def _cents(form: Form) -> bool:

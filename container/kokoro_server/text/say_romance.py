@@ -234,7 +234,7 @@ def _(form: Range, lang: str) -> str:
     cents = isinstance(low, Money) and isinstance(low.amount, Number) and low.amount.fraction is not None
     if isinstance(low, (Money, Percent, Measure)) and type(low) is type(high) and not cents:
         low = low.amount  # "10-20 %": diez a veinte por ciento; "1,50-2,75 €" is said whole on both sides
-    return f"{say(low, lang)} {words.TO[lang]} {say(high, lang)}"
+    return f"{say(low, lang)} {words.AND[lang] if form.between else words.TO[lang]} {say(high, lang)}"
 
 
 @_say.register

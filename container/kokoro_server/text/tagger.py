@@ -13,7 +13,7 @@ from functools import cache
 
 from . import words_english as english
 from . import words_romance as romance
-from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Said, Scaled, Year
+from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Range, Said, Scaled, Year
 from .locales import ROMANCE, Locale
 from .tag_cues import ADDRESS, CAPITALIZED, FLOOR, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
@@ -26,6 +26,7 @@ from .tokens import Token, tokenize
 from .words_english import FUNCTION_WORDS
 
 _NUMERIC_STARTS = frozenset("+-−($€£¥₹.~≈<>≤≥±#")
+_BETWEEN = frozenset({"between", "entre", "tra", "fra"})
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,19 @@ def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
         span = _span_at(reading, index, rules) if token.core and not token.wide else None
         if span is None:
             span = Span(index, index, _alone(reading, index) if not token.wide else None, dot=_dot(token, locale))
+        if isinstance(span.form, Range) and _after_between(reading, index):
+            span = replace(span, form=replace(span.form, between=True))  # "between 2-4pm": two and four
         spans.append(span)
         index = span.last + 1
     return tokens, spans
+
+
+def _after_between(reading: Reading, index: int) -> bool:
+    before = reading.core(index - 1).lower()
+    return before in _BETWEEN or (before in _ARTICLES_AFTER_BETWEEN and reading.core(index - 2).lower() in _BETWEEN)
+
+
+_ARTICLES_AFTER_BETWEEN = frozenset({"the", "las", "los", "les", "le", "la", "el", "os", "as", "i"})
 
 
 def _dot(token: Token, locale: Locale) -> str:

@@ -101,8 +101,9 @@ def _month_day(match: re.Match[str], reading: Reading, index: int) -> Form | Non
     day = int(match["day"])
     if not 1 <= day <= 31:
         return None
-    if match["to"]:  # "May 3–7": the third to the seventh
-        return Range(Date(None, month, day), Date(None, None, int(match["to"])))
+    if match["to"]:  # "May 3–7, 2026": the third to the seventh, then the year
+        last: Form = Date(None, None, int(match["to"]))
+        return Range(Date(None, month, day), Joined((last, Year(match["year"]))) if match["year"] else last)
     return Date(match["year"], month, day)
 
 
@@ -326,7 +327,10 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         list(STATES), pattern_rule(rf"(?P<state>{'|'.join(STATES)}),?\s+(?P<zip>\d{{5}})(?:-(?P<plus4>\d{{4}}))?", _zip)
     )
     named = "|".join(state for state in STATES if state not in _WORDLIKE_STATES)
-    add([state for state in STATES if state not in _WORDLIKE_STATES], pattern_rule(rf"(?P<state>{named})\b", _state_after_city))
+    add(
+        [state for state in STATES if state not in _WORDLIKE_STATES],
+        pattern_rule(rf"(?P<state>{named})\b", _state_after_city),
+    )
     rulers = "|".join(roman.RULERS)
     titles = "|".join(roman.TITLES)
     add(roman.RULERS, pattern_rule(rf"(?P<name>{rulers})\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", _ruler))

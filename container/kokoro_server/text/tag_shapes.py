@@ -131,12 +131,12 @@ def dated(core: str, locale: Locale) -> Form | None:
     if (match := _ISO_DATE.fullmatch(core)) is not None:
         return _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
     if (match := _ISO_MOMENT.fullmatch(core)) is not None:  # "2025-03-14T17:00Z", as systems write a moment
-        day = _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
+        moment_day = _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
         hour, minute = int(match["hh"]), int(match["mm"])
-        if day is None or hour > 23:
+        if moment_day is None or hour > 23:
             return None
         at = (Said("at"),) if locale.language.startswith("en") else ()
-        return Joined((day, *at, Time(hour, minute, twenty_four=True)))
+        return Joined((moment_day, *at, Time(hour, minute, twenty_four=True)))
     if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
         first, second = int(match["a"]), int(match["b"])
         month, day = (second, first) if locale.day_first else (first, second)

@@ -287,18 +287,23 @@ _DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that writ
 
 
 def _time_range(low: str, high: str, locale: Locale) -> Form | None:
-    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p", "8:30a–5p" (as a chat writes them): a range of times."""
+    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p", "8:30a–5p" (as a chat writes them): a range of
+    times."""
     first, second = _HOURS.fullmatch(low), _HOURS.fullmatch(high)
     if first is None or second is None or bool(first["ap"]) != bool(second["ap"]):
         return None
     if first["ap"]:
         if not locale.language.startswith("en") or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
             return None
-        return Range(*(Time(int(side["h"]), int(side["cm"] or 0), meridiem=f"{side['ap']}m") for side in (first, second)))
+        low_time, high_time = (
+            Time(int(side["h"]), int(side["cm"] or 0), meridiem=f"{side['ap']}m") for side in (first, second)
+        )
+        return Range(low_time, high_time)
     hours = int(first["h"]), int(second["h"])
     if locale.language not in _DOTTED_TIMES or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
         return None  # "1.50-2.75": two amounts
-    return Range(*(Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second)))
+    low_time, high_time = (Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second))
+    return Range(low_time, high_time)
 
 
 def ranged(low: Form, high: Form) -> Form | None:
@@ -310,7 +315,12 @@ def ranged(low: Form, high: Form) -> Form | None:
                 return Range(Year(low.whole), Year(high.whole))
             if (years := season(low.whole, high.whole)) is not None:
                 return years
-            if (len(high.whole) - len(low.whole) > 1 and low.whole != "0") or len(high.whole) > 4 or _leading_zero(low) or _leading_zero(high):
+            if (
+                (len(high.whole) - len(low.whole) > 1 and low.whole != "0")
+                or len(high.whole) > 4
+                or _leading_zero(low)
+                or _leading_zero(high)
+            ):
                 return None  # "58-1193": a code, not a range
         return Range(low, high)
     kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade)

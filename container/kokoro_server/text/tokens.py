@@ -73,7 +73,7 @@ def tokenize(text: str, keeps_dot: Callable[[str], bool]) -> list[Token]:
             tokens.append(Token(word, match.start(), match.end(), "", word, ""))
             continue
         start = match.start()
-        for piece in _CUT.split(word) if "," in word or ".." in word or "…" in word else (word,):
+        for piece in _CUT.split(word) if "," in word or "." in word or "…" in word else (word,):
             lead, core, trail = _split(piece, keeps_dot)
             tokens.append(Token(piece, start, start + len(piece), lead, core, trail))
             start += len(piece)
@@ -81,10 +81,11 @@ def tokenize(text: str, keeps_dot: Callable[[str], bool]) -> list[Token]:
 
 
 # A comma that lists rather than groups digits, or an ellipsis, typed without its space ("9:00,10:30",
-# "9am,10am", "40.7,-74.0", "5%...then"): the token is cut after it. Between two digits a comma may group
-# thousands or mark a decimal.
+# "9am,10am", "40.7,-74.0", "5%...then"), or a dash after "a.m.": the token is cut there. Between two
+# digits a comma may group thousands or mark a decimal.
 _CUT = re.compile(
     r"(?<=,)(?=[^\d\s,])|(?<=[^\d\s,],)(?=\d)|(?<=\d:\d\d,)(?=\d)|(?<=\.\.\.)(?=[^\s.])|(?<=…)(?=[^\s…])"
+    r"|(?<=[ap]\.m\.)(?=[-–—]\d)|(?<=[ap]\.m\.[-–—])(?=\d)"  # "9 a.m.–5 p.m.": the dash between two times
 )
 
 

@@ -49,7 +49,7 @@ def local_scale_out() -> dict[str, Any]:
             "healthy": round(healthy - loaded, 3),
             "first_traffic": round(served - routed, 3),
         },
-        "total_s": round(served - routed + healthy - begun, 2),
+        "total_s": round(served - routed + healthy - begun, 3),  # as the stages: never below one of them
         "not_shown": CANNOT_SHOW,
     }
 

@@ -37,10 +37,10 @@ def normalize(text: str, language: str = "en-us") -> str:
     for span in spans:
         first, last = tokens[span.first], tokens[span.last]
         said.append(text[position : first.start])
-        if position and (read_before or span.form) and first.start == position and text[position - 1] in ",.…–—":
-            said.append(
-                " "
-            )  # "9:00,10:30", "5%...then", "9 a.m.–5": cut where typed without a space, said with its pause
+        # "9:00,10:30", "5%...then", "9 a.m.–5": cut where typed without a space, said with its pause
+        typed_together = position and first.start == position and text[position - 1] in ",.…–—"
+        if typed_together and (read_before or span.form is not None):
+            said.append(" ")
         position, read_before = last.end, span.form is not None
         if span.form is None:
             said.append(text[first.start : last.end])

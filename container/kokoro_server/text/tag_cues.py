@@ -326,11 +326,8 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         list(STATES), pattern_rule(rf"(?P<state>{'|'.join(STATES)}),?\s+(?P<zip>\d{{5}})(?:-(?P<plus4>\d{{4}}))?", _zip)
     )
-    named = "|".join(state for state in STATES if state not in _WORDLIKE_STATES)
-    add(
-        [state for state in STATES if state not in _WORDLIKE_STATES],
-        pattern_rule(rf"(?P<state>{named})\b", _state_after_city),
-    )
+    named = [state for state in STATES if state not in _WORDLIKE_STATES]
+    add(named, pattern_rule(rf"(?P<state>{'|'.join(named)})\b", _state_after_city))
     rulers = "|".join(roman.RULERS)
     titles = "|".join(roman.TITLES)
     add(roman.RULERS, pattern_rule(rf"(?P<name>{rulers})\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", _ruler))

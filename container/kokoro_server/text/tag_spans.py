@@ -33,8 +33,9 @@ from .forms import (
     Time,
 )
 from .locales import Locale
+from .tag_range import ranged
 from .tag_shapes import arithmetic
-from .tag_token import classify, quantity, ranged, read_number
+from .tag_token import classify, quantity, read_number
 from .tokens import Token
 
 GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span

@@ -17,7 +17,6 @@ from functools import cache
 
 from .forms import (
     Code,
-    Date,
     Decade,
     Duration,
     Form,
@@ -29,7 +28,6 @@ from .forms import (
     Ordinal,
     Per,
     Percent,
-    Range,
     Said,
     Scaled,
     Signed,
@@ -40,6 +38,7 @@ from .forms import (
     Year,
 )
 from .locales import Locale
+from .tag_range import named_range, ranged
 from .tag_shapes import arithmetic, dated, digit_plural, electronic, season, shaped, telephone
 from .tokens import is_word, sayable
 
@@ -260,81 +259,12 @@ def _range(core: str, locale: Locale) -> Form | None:
         return None
     for cut in cuts:
         low, high = core[:cut], core[cut + 1 :]
-        if low in locale.weekdays and high in locale.weekdays:
-            return Range(Said(locale.weekdays[low]), Said(locale.weekdays[high]))
-        if low == "M" and high in _LAST_DAYS and locale.language.startswith("en"):
-            return Range(Said("Monday"), Said(_LAST_DAYS[high]))  # "M–F": a week's opening hours
-        if low.rstrip(".") in locale.months and high.rstrip(".") in locale.months:
-            return Range(
-                Date(None, locale.months[low.rstrip(".")], None), Date(None, locale.months[high.rstrip(".")], None)
-            )
-        if (times := _time_range(low, high, locale)) is not None:
-            return times
-        if low in _SIZES and high in _SIZES and locale.language.startswith("en"):
-            return Range(Said(_SIZES[low]), Said(_SIZES[high]))  # "XS–XL": extra small to extra large
+        if (named := named_range(low, high, locale)) is not None:
+            return named
         low_form, high_form = quantity(low, locale), quantity(high, locale)
         if low_form is not None and high_form is not None and (form := ranged(low_form, high_form)) is not None:
             return form
     return None
-
-
-_SIZES = {"XXS": "double extra small", "XS": "extra small", "S": "small", "M": "medium", "L": "large",
-          "XL": "extra large", "XXL": "double extra large", "2XL": "double extra large", "3XL": "triple extra large",
-          "XXXL": "triple extra large"}  # fmt: skip
-_HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
-_LAST_DAYS = {"F": "Friday", "Th": "Thursday", "Sa": "Saturday", "Su": "Sunday"}
-_DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that write "9.00–17.30"
-
-
-def _time_range(low: str, high: str, locale: Locale) -> Form | None:
-    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p", "8:30a–5p" (as a chat writes them): a range of
-    times."""
-    first, second = _HOURS.fullmatch(low), _HOURS.fullmatch(high)
-    if first is None or second is None or bool(first["ap"]) != bool(second["ap"]):
-        return None
-    if first["ap"]:
-        if not locale.language.startswith("en") or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
-            return None
-        low_time, high_time = (
-            Time(int(side["h"]), int(side["cm"] or 0), meridiem=f"{side['ap']}m") for side in (first, second)
-        )
-        return Range(low_time, high_time)
-    hours = int(first["h"]), int(second["h"])
-    if locale.language not in _DOTTED_TIMES or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
-        return None  # "1.50-2.75": two amounts
-    low_time, high_time = (Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second))
-    return Range(low_time, high_time)
-
-
-def ranged(low: Form, high: Form) -> Form | None:
-    """The range from ``low`` to ``high``, or ``None`` where two numbers joined by a dash are not one: a
-    code ("58-1193") or, with a hyphen, a score read as a code would be ("007-12")."""
-    if isinstance(low, Number) and isinstance(high, Number):
-        if not low.fraction and not high.fraction and not low.negative:
-            if all(len(n.whole) == 4 and 1100 <= int(n.whole) <= 2099 for n in (low, high)):
-                return Range(Year(low.whole), Year(high.whole))
-            if (years := season(low.whole, high.whole)) is not None:
-                return years
-            if (
-                (len(high.whole) - len(low.whole) > 1 and low.whole != "0")
-                or len(high.whole) > 4
-                or _leading_zero(low)
-                or _leading_zero(high)
-            ):
-                return None  # "58-1193": a code, not a range
-        return Range(low, high)
-    kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade)
-    if isinstance(low, kinds) and isinstance(high, kinds) and not isinstance(high, Signed):
-        if isinstance(low, Date) != isinstance(high, Date):
-            return None
-        if isinstance(low, Time) and isinstance(high, Time) and (low.twenty_four or high.twenty_four):
-            low, high = replace(low, twenty_four=True), replace(high, twenty_four=True)  # "10:00–18:00": both 24-hour
-        return Range(low, high)
-    return None
-
-
-def _leading_zero(number: Number) -> bool:
-    return number.whole.startswith("0") and number.whole != "0"  # "007-12" a code; "0-60" a range
 
 
 def _compound(core: str, locale: Locale) -> Form | None:

@@ -209,7 +209,7 @@ class Roman:
 
 @dataclass(frozen=True)
 class Address:
-    number: str
+    number: str  # "" for a street named without one ("W 42nd St.")
     letter: str | None
     before: str | None  # a compass point's key: "N", "SW"
     names: str

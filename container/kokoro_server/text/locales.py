@@ -40,6 +40,8 @@ class Locale:
     def unit(self, written: str) -> str | None:
         """The key of the unit written ``written``, in any case for a unit of two letters or more."""
         key = self.units.get(written)
+        if key is None and written.startswith("º") and self.language.startswith("en"):
+            key = self.units.get("°" + written[1:])  # "72ºF": the ordinal sign typed for the degree sign
         if key is None and len(written) >= 2:
             key = _folded(self).get(written.casefold())
         return key

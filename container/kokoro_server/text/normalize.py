@@ -13,6 +13,7 @@ plain words pass through as written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import partial
 
@@ -23,10 +24,32 @@ from .tag_spans import Span
 from .tagger import tag
 from .tokens import Token
 
+# A markup tag in plain text ("<b>", "</i>", "<br/>", "<break time="1s"/>", "<rate=+.4>"): an element of HTML or
+# SSML that an agent's text holds by mistake, silent. Its name is in lower case ("List<String>" is a type) and
+# each of its attributes has a value, so "a <b and c> d" is not one, nor "x < 5" (a name follows the bracket).
+# A markdown autolink ("<https://acme.com>", "<help@acme.com>") is the address without its brackets.
+_ATTRIBUTE = r"""\s+[\w:.-]{1,40}\s*=\s*(?:"[^"<>]{0,200}"|'[^'<>]{0,200}'|[^\s"'<>=]{1,100})"""
+_MARKUP = re.compile(
+    rf"</?[a-z][\w:.-]{{0,40}}(?:=[^\s<>]{{1,40}})?(?:{_ATTRIBUTE}){{0,10}}\s*/?>"
+    r"|<(?P<link>[a-z][a-z+.-]{1,20}://[^\s<>]{1,2000}|[^\s<>@]{1,200}@[^\s<>@]{1,200})>"
+)
+
+
+def _without_markup(text: str) -> str:
+    def replacement(match: re.Match[str]) -> str:
+        if match["link"]:
+            return match["link"]
+        before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
+        return " " if before and after and not before.isspace() and (after.isalnum() or after in "<([\"“'‘") else ""
+
+    return _MARKUP.sub(replacement, text)
+
 
 def normalize(text: str, language: str = "en-us") -> str:
     """``text`` as it will be said by a voice of ``language``; Chinese passes through (its reader says
-    numbers and signs)."""
+    numbers and signs). A markup tag says nothing."""
+    if "<" in text:
+        text = _without_markup(text)
     locale = locale_of(language)
     if locale is None:
         return text

@@ -10,6 +10,7 @@ spelled by ``say_codes``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import singledispatch
 
 from . import spoken
@@ -53,6 +54,8 @@ from .words_english import (
     CURRENCIES,
     DURATION_WORDS,
     FRACTION_DENOMINATORS,
+    LONE_SIGNS,
+    LONE_SIGNS_BRITISH,
     MONTHS,
     PER_WORDS,
     QUALIFIERS,
@@ -112,7 +115,10 @@ def _(form: Fraction, british: bool) -> str:
 
 @_say.register
 def _(form: Scaled, british: bool) -> str:
-    return f"{say(form.amount, british)} {form.scale}"
+    amount = form.amount
+    if isinstance(amount, Number) and amount.fraction and amount.fraction.endswith("0"):
+        amount = replace(amount, fraction=amount.fraction.rstrip("0") or None)  # "$2.50M": two point five million
+    return f"{say(amount, british)} {form.scale}"
 
 
 @_say.register
@@ -130,8 +136,10 @@ def _(form: Money, british: bool) -> str:
         return f"{say(amount, british)} {many}"
     sign = "minus " if amount.negative else "plus " if amount.plus else ""
     fraction = amount.fraction
-    if fraction is not None and len(fraction) > 2:  # "$3.499": a price per unit, said as a decimal
-        return f"{sign}{spoken.decimal(f'{amount.whole or 0}.{fraction}', british)} {many}"
+    if fraction is not None and len(fraction) > 2:
+        if fraction[2:].strip("0"):  # "$3.499": a price per unit, said as a decimal
+            return f"{sign}{spoken.decimal(f'{amount.whole or 0}.{fraction}', british)} {many}"
+        fraction = fraction[:2]  # "$7.250": seven dollars and twenty-five cents
     units, hundredths = int(amount.whole or "0"), int((fraction or "0").ljust(2, "0"))
     if form.before_noun and not fraction:  # "a $20 gift card": a twenty-dollar gift card
         return f"{sign}{spoken.cardinal(units, british)}-{one.split()[-1]}"
@@ -369,6 +377,8 @@ def _ip_part(part: str, british: bool) -> str:
 
 @_say.register
 def _(form: Code, british: bool) -> str:
+    if form.text in LONE_SIGNS:
+        return (LONE_SIGNS_BRITISH if british else LONE_SIGNS)[form.text]  # "the # key": the pound key
     said = code(form, british)
     return f"number {said}" if form.number_sign else said
 
@@ -380,10 +390,12 @@ def _(form: Roman, british: bool) -> str:
 
 @_say.register
 def _(form: Address, british: bool) -> str:
-    number = spoken.paired(form.number, british) + (f" {spoken.LETTERS[form.letter]}" if form.letter else "")
+    number = spoken.paired(form.number, british) if form.number else ""  # "W 42nd St": no house number
+    number += f" {spoken.LETTERS[form.letter]}" if form.letter else ""
+    number = f"{number} " if number else ""
     before = f"{COMPASS[form.before]} " if form.before else ""
     names = re.sub(r"\d+(?:st|nd|rd|th)", lambda name: spoken.ordinal(name.group()[:-2], british), form.names)
-    said = f"{number} {before}{names} {STREET_TYPES[form.street]}"  # "W 57th St": West fifty-seventh Street
+    said = f"{number}{before}{names} {STREET_TYPES[form.street]}"  # "W 57th St": West fifty-seventh Street
     return f"{said} {COMPASS[form.after]}" if form.after else said
 
 

@@ -348,6 +348,8 @@ def _(form: Dotted, lang: str) -> str:
 
 @_say.register
 def _(form: Code, lang: str) -> str:
+    if form.text in words.LONE_SIGNS[lang]:
+        return words.LONE_SIGNS[lang][form.text]
     said = code(form, speller=_speller(lang))
     return f"{words.NUMBER_SIGN[lang]} {said}" if form.number_sign else said
 

@@ -41,6 +41,8 @@ def ordinal(number: int | str, british: bool = False) -> str:
 def decimal(text: str, british: bool = False) -> str:
     """ "3.05" -> "three point zero five": the digits after the point one by one, as people read them."""
     whole, _, fraction = text.partition(".")
+    if not whole and fraction:
+        return f"point {digits(fraction)}"  # ".312": point three one two
     words = cardinal(whole or "0", british)
     return f"{words} point {digits(fraction)}" if fraction else words
 

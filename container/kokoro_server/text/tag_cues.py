@@ -14,6 +14,7 @@ import re
 from . import roman
 from .forms import Address, Code, Date, Form, Joined, Measure, Number, Ordinal, Period, Range, Roman, Said, Word, Year
 from .tag_spans import Build, Reading, Rule, Span, pattern_rule
+from .tag_token import classify
 from .words_english import (
     ADDRESS_UNITS,
     CODE_NAMES,
@@ -139,10 +140,14 @@ def _floor(match: re.Match[str], reading: Reading, index: int) -> Form | None:
 
 
 def _address(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "123 Main St.", "55 W 3rd ave", "W 42nd St." (a street without its number): the street type in
+    full whatever its case."""
+    groups = match.groupdict()
     before = match["before"].rstrip(".") if match["before"] else None
-    after = match["after"].strip().rstrip(".") if match["after"] else None
+    after = match["after"].strip().rstrip(".") if groups.get("after") else None
     names = " ".join(match["names"].split())
-    return Address(match["number"], match["letter"], before, names, match["type"], after)
+    street = match["type"] if match["type"] in STREET_TYPES else match["type"].capitalize()
+    return Address(groups.get("number") or "", groups.get("letter"), before, names, street, after)
 
 
 def _address_unit(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -200,14 +205,18 @@ def _starts_sentence(reading: Reading, index: int) -> bool:
     return index <= 0 or reading.tokens[index - 1].text.endswith((".", "!", "?"))
 
 
+# A token that ends in a capitalized word after a sign or a digit ("0:Aa"): said, that word is a name.
+ENDS_IN_NAME = re.compile(r"[^A-Za-z'’\s][A-Z][^\W\d_]*[a-z]$")
+
+
 def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
-    """ "Rocky III", "Final Fantasy VII": two numeral letters or more after a capitalized word are a number."""
+    """ "Rocky III", "Final Fantasy VII": two numeral letters or more after a capitalized word are a number;
+    after a token that ends in one ("0:Aa VIII") too, so that reading what was said changes nothing."""
     name, numeral = reading.core(index), reading.core(index + 1)
-    if (
-        not re.fullmatch(r"[IVX]{2,9}", numeral)
-        or not re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name)
-        or name in _NOT_NAMES
-    ):
+    if not re.fullmatch(r"[IVX]{2,9}", numeral) or name in _NOT_NAMES:
+        return None
+    word = re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name) is not None
+    if not word and ENDS_IN_NAME.search(name) is None:
         return None
     if reading.tokens[index].trail or reading.tokens[index + 1].text[
         len(reading.tokens[index + 1].lead) + len(numeral) :
@@ -217,7 +226,8 @@ def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
         value = roman.value(numeral)
     except ValueError:
         return None
-    return Span(index, index + 1, Joined((Word(name), Roman(value, ordinal=False))), trail=True)
+    first = Word(name) if word else classify(name, reading.locale) or Word(name)
+    return Span(index, index + 1, Joined((first, Roman(value, ordinal=False))), trail=True)
 
 
 _MONTHS = {name: number for number, name in enumerate(MONTHS, start=1)}
@@ -378,12 +388,20 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
 
 
 _COMPASS = "|".join(sorted(COMPASS, key=len, reverse=True))
-_TYPES = "|".join(sorted(STREET_TYPES, key=len, reverse=True))
+# Street types as written, their short forms in lower case too ("9 Orchard blvd"); not "way" or "loop", words
+_TYPES = "|".join(
+    sorted({*STREET_TYPES, *(short.lower() for short in STREET_TYPES if len(short) <= 4 and short != "Way")},
+           key=len, reverse=True)
+)  # fmt: skip
 _NAME = r"(?:[A-Z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))"  # "Main", "O'Farrell", "5th"
 FLOOR = pattern_rule(r"(?P<n>\d{1,3})(?:st|nd|rd|th)\s+(?:Fl|Flr|Floor)\b\.?", _floor)
 ADDRESS = pattern_rule(
     rf"(?P<number>\d{{1,5}})(?P<letter>[A-Z])?\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"
     rf"(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?(?P<after>\s+(?:{_COMPASS})\b\.?)?",
     _address,
+)
+# A compass point before a named street, no house number: "W 42nd St.", "N Main St"
+STREET = pattern_rule(
+    rf"(?P<before>(?:{_COMPASS})\.?)\s+(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?", _address
 )
 CAPITALIZED = _capitalized_numeral

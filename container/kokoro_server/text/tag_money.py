@@ -44,7 +44,7 @@ def _amount(written: str, reading: Reading) -> Number | Scaled | None:
 
 
 def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "$4.5 million", "€2 bn", "3 billion": a quantity, then its magnitude in a word."""
+    """ "$4.5 million", "€2 bn", "£6 b": an amount of money, then its magnitude in a word or written short."""
     scale = reading.locale.scales.get(match["scale"])
     form = classify(match["n"], reading.locale)
     if scale is None:
@@ -52,6 +52,12 @@ def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | No
     if isinstance(form, Money) and isinstance(form.amount, Number):
         return Money(Scaled(form.amount, scale), form.currency, sign=form.sign)
     return None
+
+
+def _short_scales(locale: Locale) -> str:
+    """The magnitudes written short and apart after an amount of money ("£6 bn", "¥40 b", "$3 M")."""
+    short = [scale for scale in locale.scales if len(scale) <= 2 and scale not in ("T", "mi", "bi")]
+    return "|".join(re.escape(scale) for scale in sorted(short, key=len, reverse=True)) or "(?!)"
 
 
 def _glued_scales(locale: Locale) -> str:
@@ -79,7 +85,7 @@ def money_rules(locale: Locale) -> tuple[Rule, ...]:
             rf"(?P<glued>{_glued_scales(locale)})?(?P<sign>{signs})(?:/(?P<per>\w{{1,10}}))?",
             _money_apart,
         ),
-        pattern_rule(rf"(?P<n>\S{{1,24}}?){GAP}(?P<scale>{scales})", _scale_word),
+        pattern_rule(rf"(?P<n>\S{{1,24}}?){GAP}(?P<scale>{scales}|{_short_scales(locale)})", _scale_word),
     ]
     if locale.language.startswith("en"):
         per = "|".join(re.escape(short) for short in sorted(_PER_ABBREVIATIONS, key=len, reverse=True))

@@ -25,6 +25,7 @@ from .forms import (
     Telephone,
     Time,
     Times,
+    Word,
     Year,
 )
 from .locales import Locale
@@ -65,6 +66,8 @@ _ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\
 _ISO_MOMENT = re.compile(
     r"(?P<y>\d{4})-(?P<m>\d\d)-(?P<d>\d\d)T(?P<hh>\d\d):(?P<mm>[0-5]\d)(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-]\d\d:?\d\d)?"
 )
+# "Mar-09-2031", as forms write it; not "Oct-22", which may be a month of 2022
+_NAMED_MONTH_DATE = re.compile(r"(?P<month>[A-Za-z]{3,9})\.?-(?P<d>\d{1,2})-(?P<y>\d{4})")
 _NUMERIC_DATE = re.compile(r"(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|(?<=/)\d{2})")
 _RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
 # "1980s", "1980's", "80s", "'90s", "’90's"; a year of two digits after an apostrophe ("'69", "class of '98").
@@ -79,7 +82,9 @@ _VERSION = re.compile(
     rf"(?P<v>[vV])?(?P<parts>\d{{1,5}}(?:\.\d{{1,5}}){{2,6}}){_PRE.format(name='pre')}"
     rf"|(?P<v2>[vV])(?P<parts2>\d{{1,5}}(?:\.\d{{1,5}})?){_PRE.format(name='pre2')}"
 )
-_PERIOD = re.compile(r"(?P<letter>[QH])(?P<n>[1-4])(?:['’](?P<short>\d\d))?|(?P<n2>[1-4])Q|FY\s?(?P<fy>\d{4}|\d\d)")
+_PERIOD = re.compile(  # "Q2'25", "3Q", "3Q24" (as analysts write a quarter and its year), "FY2026"
+    r"(?P<letter>[QH])(?P<n>[1-4])(?:['’](?P<short>\d\d))?|(?P<n2>[1-4])Q(?P<short2>\d\d)?|FY\s?(?P<fy>\d{4}|\d\d)"
+)
 
 
 def electronic(core: str) -> Form | None:
@@ -118,7 +123,14 @@ def _numbers(labels: list[str]) -> bool:
     return all(label.isdigit() for label in labels[:-1])
 
 
-def telephone(core: str) -> Telephone | None:
+# A toll-free number spelled as words ("1-800-FLOWERS", "1-888-GET-HELP"): the word is said, not its letters.
+_VANITY = re.compile(r"(?P<one>1-)?(?P<prefix>8(?:00|33|44|55|66|77|88))-(?P<word>[A-Z]{2,10}(?:-[A-Z]{1,10}){0,3})")
+
+
+def telephone(core: str) -> Form | None:
+    if (vanity := _VANITY.fullmatch(core)) is not None and sum(c.isalpha() for c in vanity["word"]) >= 4:
+        number = Telephone(("1", vanity["prefix"]) if vanity["one"] else (vanity["prefix"],))
+        return Joined((number, Word(vanity["word"].lower().replace("-", " "))))
     match = _PHONE.fullmatch(core)
     if match is None:
         return None
@@ -142,8 +154,10 @@ def dated(core: str, locale: Locale) -> Form | None:
         month, day = (second, first) if locale.day_first else (first, second)
         if month > 12:  # the written order says otherwise: "25/12/2026" can only be day first
             month, day = day, month
-        year = match["y"] if len(match["y"]) == 4 else f"20{match['y']}"
+        year = match["y"] if len(match["y"]) == 4 else _century(match["y"]) + match["y"]
         return _date(year, month, day, day_first=locale.day_first)
+    if (match := _NAMED_MONTH_DATE.fullmatch(core)) is not None and match["month"] in locale.months:
+        return _date(match["y"], locale.months[match["month"]], int(match["d"]), day_first=locale.day_first)
     if (match := _DECADE.fullmatch(core)) is not None:
         return Decade(match["decade"] or match["short"], match["century"])
     if (match := _SHORT_YEAR.fullmatch(core)) is not None:
@@ -158,6 +172,11 @@ def season(low: str, high: str) -> Range | None:
     if int(high) > int(low[2:]) or (low[2:], high) == ("99", "00"):
         return Range(Year(low), Year(high))
     return None
+
+
+def _century(short_year: str) -> str:
+    """The century of a year written in two digits, as POSIX reads them: "03/12/87" is 1987, "1/5/26" 2026."""
+    return "19" if int(short_year) >= 69 else "20"
 
 
 def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | None:
@@ -187,7 +206,7 @@ def shaped(core: str, before: str = "") -> Form | None:
         letter = match["letter"] or "Q"
         if letter == "H" and not match["short"]:
             return None  # "H1" alone may be a heading: read in context (``tag_cues``)
-        return Period(letter, int(match["n"] or match["n2"]), match["short"])
+        return Period(letter, int(match["n"] or match["n2"]), match["short"] or match["short2"])
     return None
 
 
@@ -212,12 +231,13 @@ def arithmetic(text: str, locale: Locale) -> Form | None:
 
 
 _DIGIT_PLURAL = re.compile(r"(?P<digit>\d)(?P<apostrophe>['’])?s")
+_COUNTING = frozenset(("the", "and", "or", "two", "three", "four", "five", "six", "both", "all", "double", "triple"))
 
 
 def digit_plural(text: str, locale: Locale, before: str) -> Form | None:
     """ "7's", "the 5s": a digit's plural ("sevens", "fives"), said as a decade's is (English only). Bare, only
-    after "the", "and" or "or": "a 5s timeout" is seconds."""
+    after a word that counts them ("the", "or", "two", "double"): "a 5s timeout" is seconds."""
     match = _DIGIT_PLURAL.fullmatch(text) if locale.language.startswith("en") else None
-    if match is None or not (match["apostrophe"] or before.lower() in ("the", "and", "or")):
+    if match is None or not (match["apostrophe"] or before.lower() in _COUNTING):
         return None
     return Decade(match["digit"])

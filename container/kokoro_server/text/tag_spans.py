@@ -35,7 +35,7 @@ from .forms import (
 from .locales import Locale
 from .tag_range import ranged
 from .tag_shapes import arithmetic
-from .tag_token import classify, quantity, read_number
+from .tag_token import VULGAR, classify, quantity, read_number
 from .tokens import Token
 
 GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
@@ -157,14 +157,37 @@ def _glued_phone(match: re.Match[str], reading: Reading, index: int) -> Form | N
     return Telephone(form.groups, form.plus, match["ext"])
 
 
+# A time zone after a time: "EST", "UTC", and dotted ("c.s.t.", as some type it); an hour's meridiem.
+_ZONE = r"(?-i:[A-Z]{1,3}T|UTC|GMT)|[a-zA-Z]\.[a-zA-Z]\.[tT]\.?"
+_AMPM = r"[ap]\.m\.|[ap]\.m|[ap]m"
+_CLOCK = r"\d{1,2}(?:[:.][0-5]\d)?(?::[0-5]\d)?"  # "9:30:00 a.m.": seconds too
+
+
+def _clock_meridiem(side: int) -> str:
+    return rf"(?P<clock{side}>{_CLOCK})(?:{GAP})?(?P<ampm{side}>{_AMPM})"
+
+
+def _meridiem_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "7:30 am - 9:45 pm", "9 a.m. – 5 p.m.": two times, each with its meridiem, a dash apart."""
+    low, high = (
+        _clock_time(match["clock1"], match["ampm1"]),
+        _clock_time(match["clock2"], match["ampm2"], match["zone"]),
+    )
+    return Range(low, high) if low is not None and high is not None else None
+
+
 def _meridiem(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    written = match["clock"].replace(".", ":")  # "1.59 p.m.", as Britain writes it
-    hour, _, minute = written.partition(":")
+    return _clock_time(match["clock"], match["ampm"], match["zone"])
+
+
+def _clock_time(clock: str, ampm: str, zone: str | None = None) -> Time | None:
+    hour, _, rest = clock.replace(".", ":", 1).partition(":")  # "1.59 p.m.", as Britain writes it
+    minute, _, second = rest.partition(":")
     if not hour.isdigit() or not 1 <= int(hour) <= 12 or (minute and not (minute.isdigit() and int(minute) < 60)):
         return None
-    marker = match["ampm"].lower()
-    zone = match["zone"]
-    return Time(int(hour), int(minute) if minute else None, None, "am" if marker.startswith("a") else "pm", zone)
+    meridiem = "am" if ampm.lower().startswith("a") else "pm"
+    zone = zone.replace(".", "").upper() if zone else None
+    return Time(int(hour), int(minute) if minute else None, int(second) if second else None, meridiem, zone)
 
 
 def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -220,6 +243,7 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     if (scale := match.groupdict().get("scale")) and (number := number_in(match["n"], reading)) is not None:
         return _measured(Scaled(number, locale.scales[scale]), unit, per, False)
     whole, _, part = match["n"].rpartition(" ")
+    part = VULGAR.get(part, part)  # "1 ¾ cups"
     mixed = re.fullmatch(r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", part) if whole.strip().isdigit() else None
     if mixed is not None and 0 < int(mixed["top"]) < int(mixed["bottom"]):  # "1 1/2 tsp": one and a half
         amount: Form | None = Fraction(mixed["top"], mixed["bottom"], whole.strip())
@@ -250,6 +274,9 @@ def _hours_minutes(match: re.Match[str], reading: Reading, index: int) -> Form |
 
 
 def _mixed_fraction(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    if match["vulgar"]:
+        vulgar_top, vulgar_bottom = VULGAR[match["vulgar"]].split("/")
+        return Fraction(vulgar_top, vulgar_bottom, match["whole"])  # "1 ¾ cups"
     top, bottom = int(match["top"]), int(match["bottom"])
     if not 0 < top < bottom:
         return None
@@ -333,7 +360,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     number = number_pattern(locale)
     side = r"\d{1,5}(?:[.,]\d{1,2})?"
     lengths = r"(?:inches|inch|in|feet|foot|ft|cm|mm|km|m|yd|meters|metres)\b"
-    mixed = rf"\d{{1,3}}{GAP}\d{{1,2}}/\d{{1,2}}"  # "1 1/2 tsp"
+    mixed = rf"\d{{1,3}}{GAP}(?:\d{{1,2}}/\d{{1,2}}|[{''.join(VULGAR)}])"  # "1 1/2 tsp", "1 ¾ cups"
     value = rf"{QUALIFIER}?(?:{mixed}|{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [
         pattern_rule(  # "5 - 3 = 2": a sum written apart
@@ -344,8 +371,12 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
         ),
         pattern_rule(
-            rf"(?P<clock>\d{{1,2}}(?:[:.][0-5]\d)?)(?:{GAP})?(?P<ampm>[ap]\.m\.|[ap]\.m|[ap]m)"
-            rf"(?:{GAP}(?P<zone>(?-i:[A-Z]{{1,3}}T|UTC|GMT)))?",
+            rf"{_clock_meridiem(1)}{GAP}[-–—]{GAP}{_clock_meridiem(2)}(?:{GAP}(?P<zone>{_ZONE}))?",
+            _meridiem_range,
+            flags=re.IGNORECASE,
+        ),
+        pattern_rule(
+            rf"(?P<clock>{_CLOCK})(?:{GAP})?(?P<ampm>{_AMPM})(?:{GAP}(?P<zone>{_ZONE}))?",
             _meridiem,
             flags=re.IGNORECASE,
         ),
@@ -370,7 +401,10 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             _measure,
         ),
         pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
-        pattern_rule(r"(?P<whole>\d{1,3})" + GAP + r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", _mixed_fraction),
+        pattern_rule(
+            rf"(?P<whole>\d{{1,3}}){GAP}(?:(?P<top>\d{{1,2}})/(?P<bottom>\d{{1,2}})|(?P<vulgar>[{''.join(VULGAR)}]))",
+            _mixed_fraction,
+        ),
         pattern_rule(rf"(?P<low>\S{{1,24}}?){GAP}[-–—]{GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
         pattern_rule(  # "5-Jan-2024", as forms and exports write it
             rf"(?P<day>\d{{1,2}})-(?P<month>{months})-(?P<year>\d{{4}})\b",
@@ -397,7 +431,7 @@ _FRENCH_GROUPS = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}"
 def number_pattern(locale: Locale) -> str:
     """A written number that cannot end in a dot or a comma (a sentence's end is not a decimal mark);
     in French, also with spaces between its thousands."""
-    number = r"[-−+]?\d(?:[\d.,]{0,23}\d)?"
+    number = r"[-−+]?(?:\d(?:[\d.,]{0,23}\d)?|\.\d{1,12})"  # ".5 mm": a decimal without its zero
     return f"(?:{_FRENCH_GROUPS}(?:,\\d{{1,6}})?|{number})" if locale.language == "fr-fr" else number
 
 

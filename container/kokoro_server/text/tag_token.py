@@ -46,7 +46,7 @@ VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "�
           "⅝": "5/8", "⅞": "7/8", "⅙": "1/6", "⅚": "5/6"}  # fmt: skip
 DASHES = "-–—~〜～"
 # Signs that say something wherever they stand; a token without a digit or one of them is read as written.
-SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹°/~≈<>≤≥×")
+SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥×§")
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
 _CLOCK = re.compile(
     r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?"
@@ -54,7 +54,7 @@ _CLOCK = re.compile(
     re.IGNORECASE,
 )
 _FRENCH_CLOCK = re.compile(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)?")
-_FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})(?:st|nd|rd|th)?s?")  # "3/8ths", "1/3rd"
+_FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})(?i:st|nd|rd|th)?(?i:s)?")  # "3/8ths", "2/3RDS"
 
 
 @cache
@@ -77,7 +77,7 @@ def _patterns(locale: Locale) -> dict[str, re.Pattern[str]]:
         "measure": re.compile(rf"(?P<sign>[-−+])?(?P<n>{number})(?P<unit>[^\d\s][^\s]{{0,12}})"),
         "scaled": re.compile(rf"(?P<sign>[-−+])?(?P<n>{number})(?P<scale>{scales})"),
         "plus": re.compile(rf"(?P<n>{number})\+"),
-        "hash_number": re.compile(rf"#(?P<n>{number})"),
+        "hash_number": re.compile(rf"(?P<sign>#|§{{1,2}})(?P<n>{number})"),
     }
 
 
@@ -112,6 +112,8 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         form = _range(core, locale) or _compound(core, locale)
     if form is None:
         form = _other(core, locale, before)
+    if core == "§§":
+        return Code(core)  # "§§ 3–5": sections
     if form is None and not any(c.isdecimal() for c in core):
         if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
             return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
@@ -324,12 +326,18 @@ def _shortcut(core: str) -> str | None:
     return " ".join(KEYS.get(key, key.upper() if len(key) == 1 else key) for key in keys)
 
 
+_PLAN = re.compile(r"(?P<n>\d{3})\((?P<letter>[a-z])\)(?:\((?P<sub>\d{1,2})\))?")  # a section of the tax code
+
+
 def _other(core: str, locale: Locale, before: str) -> Form | None:
     """Numbers after "#", sharps, words joined by a slash, grades: the rest of the classes."""
     if (form := shaped(core, before)) is not None:
         return form
     if (match := _patterns(locale)["hash_number"].fullmatch(core)) is not None:
-        return Joined((Symbol("#"), read_number(match["n"], locale) or Number(match["n"])))
+        sign = Symbol(match["sign"]) if match["sign"] != "§§" else Code("§§")  # "#5", "§14", "§§3": sections
+        return Joined((sign, read_number(match["n"], locale) or Number(match["n"])))
+    if (match := _PLAN.fullmatch(core)) is not None:  # "401(k)", "501(c)(3)": four oh one k
+        return Code(f"{match['n']}{match['letter']}{match['sub'] or ''}", reading="paired")
     if re.fullmatch(r"[A-G]#", core):
         return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
     if re.fullmatch(r"\d{4}/\d\d", core) and (years := season(*core.split("/"))) is not None:

@@ -15,7 +15,7 @@ from . import words_english as english
 from . import words_romance as romance
 from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Range, Said, Scaled, Year
 from .locales import ROMANCE, Locale
-from .tag_cues import ADDRESS, CAPITALIZED, FLOOR, english_rules
+from .tag_cues import ADDRESS, CAPITALIZED, ENDS_IN_NAME, FLOOR, STREET, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
@@ -50,9 +50,8 @@ def _rules(locale: Locale) -> Rules:
     if locale.language.startswith("en"):
         for word, found in english_rules().items():
             words[word] = words.get(word, ()) + found
-        return Rules(
-            (ADDRESS, FLOOR, *imperial_rules(), *numeric_rules(locale, money_rules(locale))), words, (CAPITALIZED,)
-        )
+        numeric = (ADDRESS, FLOOR, *imperial_rules(), *numeric_rules(locale, money_rules(locale)))
+        return Rules(numeric, words, (CAPITALIZED, STREET))
     if locale.language in ROMANCE:
         by_word, numeric, capitalized = romance_rules(locale)
         for word, found in by_word.items():
@@ -105,7 +104,7 @@ def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
     found += rules.words.get(key, ())
     if key[:1] in "~≈<>" and len(key) > 1:
         found += rules.words.get(key[1:], ())  # "~R$ 30": about thirty reais
-    if core[0].isupper() and index + 1 < len(reading.tokens):
+    if index + 1 < len(reading.tokens) and (core[0].isupper() or ENDS_IN_NAME.search(core)):
         found += rules.capitalized
     for rule in found:
         if (span := rule(reading, index)) is not None:

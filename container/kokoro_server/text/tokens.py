@@ -20,10 +20,11 @@ from kokoro_core.segmenter import WIDE_LETTERS
 _WIDE_PUNCTUATION = "。、，！？：；「」『』（）【】〔〕〈〉《》・"  # not 〜: a range's dash ("10〜20%")
 _TOKEN = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]+|[^\s{WIDE_LETTERS}{_WIDE_PUNCTUATION}]+")
 _WIDE = re.compile(rf"[{WIDE_LETTERS}{_WIDE_PUNCTUATION}]")
-LEADING = frozenset("([{\"“«¿¡*‘'’—–")
-TRAILING = frozenset(")]}\"”»,;:!?…*'’—–.")
+LEADING = frozenset("([{\"“«¿¡*‘'’—–`")  # a backtick: markdown's code span ("`64`" is the number)
+TRAILING = frozenset(")]}\"”»,;:!?…*'’—–.`")
 _QUOTES = frozenset("'’‘")
 _SHORT_YEAR = re.compile(r"\d\d(?!\d|[.,]\d)")
+_ORDINAL_POSSESSIVE = re.compile(r"\d(?:st|nd|rd|th)(?=['’]s$)", re.IGNORECASE)  # "June 8th’s deadline"
 
 
 def _mark_ranges() -> str:
@@ -102,6 +103,10 @@ def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
     end = len(word)
     while end > start and word[end - 1] in TRAILING:
         end -= 1
+    while word[end : end + 1] == ")" and word.count("(", start, end) > word.count(")", start, end):
+        end += 1  # "401(k)", "501(c)(3)": the bracket closes one the core opened
+    if (possessive := _ORDINAL_POSSESSIVE.search(word, start, end)) is not None:
+        end = possessive.end()  # the "’s" is said after the ordinal, as written
     if end > start and word[end : end + 1] == "." and (keeps_dot(word[start : end + 1]) or _initials(word, start, end)):
         end += 1  # the dot ends an abbreviation
     if word[start:end] in ("-", "--", "−") or all(c in "-−" for c in word[start:end]):

@@ -203,9 +203,13 @@ SYMBOLS = {
     "&": "and", "+": "plus", "=": "equals", "@": "at", "#": "number", "%": "percent", "/": "slash", "\\": "backslash",
     "_": "underscore", "*": "star", "^": "caret", "|": "bar", "~": "tilde", "<": "less than", ">": "greater than",
     "≤": "at most", "≥": "at least", "≈": "approximately", "×": "times", "÷": "divided by", "°": "degrees",
-    "$": "dollars", "€": "euros", "£": "pounds", "§": "section", "¶": "paragraph", "©": "copyright",
+    "$": "dollar", "€": "euro", "£": "pound", "¥": "yen", "₩": "won", "₹": "rupee", "§": "section",
+    "¶": "paragraph", "©": "copyright",
     "®": "registered", "™": "trademark", "→": "to", "←": "from", "·": "dot", "²": "squared", "³": "cubed",
 }  # fmt: skip
+# A sign alone, not in a code: "press the # key", "§§ 3–5".
+LONE_SIGNS = {"#": "pound", "§§": "sections"}
+LONE_SIGNS_BRITISH = LONE_SIGNS | {"#": "hash"}
 # A sign before a quantity that qualifies it: "~$30" is "about thirty dollars".
 QUALIFIERS = {"~": "about", "≈": "approximately", "<": "under", ">": "over", "≤": "at most", "≥": "at least",
               "<=": "at most", ">=": "at least", "±": "plus or minus"}  # fmt: skip

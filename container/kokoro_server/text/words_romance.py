@@ -142,9 +142,12 @@ SYMBOLS = {
     lang: {"&": words["&"], "+": words["+"], "=": words["="], "@": words["@"], "/": words["/"], "_": words["_"],
            "%": PERCENT[lang], "#": {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}[lang],
            "*": {"es": "asterisco", "fr": "étoile", "it": "asterisco", "pt_BR": "asterisco"}[lang],
-           "$": CURRENCIES[lang]["USD"][1], "€": CURRENCIES[lang]["EUR"][1], "£": CURRENCIES[lang]["GBP"][1]}
+           "$": CURRENCIES[lang]["USD"][0], "€": CURRENCIES[lang]["EUR"][0], "£": CURRENCIES[lang]["GBP"][0],
+           "§": {"es": "párrafo", "fr": "paragraphe", "it": "paragrafo", "pt_BR": "parágrafo"}[lang]}
     for lang, words in ADDRESS_SIGNS.items()
 }  # fmt: skip
+LONE_SIGNS = {"es": {"§§": "párrafos"}, "fr": {"§§": "paragraphes"}, "it": {"§§": "paragrafi"},
+              "pt_BR": {"§§": "parágrafos"}}  # fmt: skip  # a sign alone, not in a code
 DEGREE_UNITS = {
     "es": "°=un grado/grados °C=un grado centígrado/grados centígrados ºC=un grado centígrado/grados centígrados "
     "°F=un grado Fahrenheit/grados Fahrenheit",

@@ -37,6 +37,7 @@ from .tag_range import ranged
 from .tag_shapes import arithmetic
 from .tag_token import VULGAR, classify, quantity, read_number
 from .tokens import Token
+from .words_english import AMOUNT_NOUNS, DETERMINERS
 
 GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
 # A span ends where its last token's core does: before a space, punctuation, a Chinese or Japanese letter.
@@ -253,7 +254,10 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
         inner = _measured(amount.what, unit, per, False)
         return Signed(amount.sign, inner) if inner is not None else None
     before = reading.core(index - 1).lower()
-    modifier = before in ("a", "an", "one", "the") and not (isinstance(amount, Number) and amount.fraction)
+    following = match.string[match.end() : match.end() + 24].split()
+    named = bool(following) and following[0].lower().rstrip(".,;:!?") in AMOUNT_NOUNS
+    describes = before in ("a", "an", "one") or (before in DETERMINERS and named)  # "the 5 km race", not "the 5 km."
+    modifier = describes and not (isinstance(amount, Number) and amount.fraction)
     return _measured(amount, unit, per, modifier)
 
 
@@ -269,7 +273,9 @@ def _measured(amount: Form | None, unit: str, per: str | None, modifier: bool) -
 
 
 def _hours_minutes(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "2h 45m", "1 hr 20 min": how long, in hours and minutes."""
+    """ "2h 45m", "1 hr 20 min", "2m 30s": how long, in hours and minutes or minutes and seconds."""
+    if match["h"] is None:
+        return Duration(None, int(match["mm"]), int(match["s"]))
     return Duration(int(match["h"]), int(match["m"]), 0)
 
 
@@ -388,7 +394,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             rf"(?P<low>{number})(?:{GAP})?%(?:{GAP})?[-–—](?:{GAP})?(?P<high>{number})(?:{GAP})?%", _percent_range
         ),
         pattern_rule(
-            rf"(?P<h>\d{{1,2}})(?:{GAP})?(?:h|hr|hrs|hours?)\.?{GAP}(?P<m>[0-5]?\d)(?:{GAP})?(?:m|min|mins|minutes?)\b\.?",
+            rf"(?:(?P<h>\d{{1,2}})(?:{GAP})?(?:h|hr|hrs|hours?)\.?{GAP}(?P<m>[0-5]?\d)(?:{GAP})?(?:m|min|mins|minutes?)\b\.?"
+            rf"|(?P<mm>\d{{1,3}})(?:{GAP})?(?:m|min|mins)\.?{GAP}(?P<s>[0-5]?\d)(?:{GAP})?(?:s|sec|secs)\b\.?)",
             _hours_minutes,
         ),
         pattern_rule(rf"{side}(?:{GAP}[x×]{GAP}{side}){{1,2}}(?:(?:{GAP})?{lengths}\.?)?", _spaced_dimensions),

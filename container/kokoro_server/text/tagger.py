@@ -8,6 +8,7 @@ digits after "in", or before a verb, are a year). One pass, left to right, each 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -123,7 +124,11 @@ def _alone(reading: Reading, index: int) -> Form | None:
     form = classify(core, locale, before, after)
     if isinstance(form, Number) and core.isdigit() and len(core) == 4 and _a_year(core, before, after, locale):
         return Year(core)
-    if isinstance(form, (Money, Measure)) and before.lower() in ("a", "an") and _modifies(form):
+    if locale.language.startswith("en") and (seconds := _seconds(core, form, before, after)) is not None:
+        form = seconds  # "a 5s timeout", "retry every 30s": seconds, not a code or the thirties
+    if core in english.ROUND_PLURALS and locale.language.startswith("en"):
+        return Said(english.ROUND_PLURALS[core])  # "100s of users": hundreds
+    if isinstance(form, (Money, Measure)) and _modifies(form) and _before_noun(before, after, locale):
         return replace(form, before_noun=True)  # "a $20 gift card": a twenty-dollar gift card
     said_digits = _code_before(reading, index) or _called(core, before, after, locale)
     said_digits = said_digits or (len(core) == 5 and after.lower() in _ZIP_AFTER)  # "the 94110 area": a ZIP code
@@ -176,6 +181,40 @@ def _a_year(core: str, before: str, after: str, locale: Locale) -> bool:
         return False
     counted = after[:1].islower() and after.isalpha() and after not in FUNCTION_WORDS
     return not counted or before.lower() in ("the", "a", "this", "that", "last", "next")
+
+
+_GLUED_SECONDS = re.compile(r"(?P<n>\d{1,4}(?:\.\d{1,3})?)s")
+# Words around "30s" that make it seconds rather than a decade ("every 30s", "30s later"); "in her 30s" stays.
+_SECONDS_BEFORE = frozenset("every to for after within wait waited in about under over than takes took lasts only just "
+                            "another first last max min".split())  # fmt: skip
+_SECONDS_AFTER = frozenset("timeout delay left later ago interval intervals cooldown window apart each per max total "
+                           "long".split())  # fmt: skip
+
+
+def _seconds(core: str, form: Form | None, before: str, after: str) -> Form | None:
+    """ "5s", "1.5s", "120s": seconds, where the token is no decade nor a digit's plural ("the 5s"); a decade's
+    shape ("30s") only where a word around it times something."""
+    match = _GLUED_SECONDS.fullmatch(core)
+    if match is None or re.fullmatch(r"\d00+", match["n"]):
+        return None  # "100s of users": hundreds
+    if isinstance(form, Decade):
+        timed = before.lower() in _SECONDS_BEFORE or after.lower().rstrip(".,;:!?") in _SECONDS_AFTER
+        if form.century is not None or not (timed or re.fullmatch(r"\d{1,3}(?:m|min)", before)):
+            return None
+    elif not isinstance(form, Code):
+        return None
+    whole, _, fraction = match["n"].partition(".")
+    return Measure(Number(whole, fraction or None), "s")
+
+
+def _before_noun(before: str, after: str, locale: Locale) -> bool:
+    """Whether an amount describes the noun after it: after "a" ("a $20 gift card", "a 5 km run"), or after
+    "the", "this", "each"... before a noun that an amount names ("the $5 bill", "your $30 fee")."""
+    if not locale.language.startswith("en"):
+        return False
+    if before.lower() in ("a", "an"):
+        return True
+    return before.lower() in english.DETERMINERS and after.lower().rstrip(".,;:!?") in english.AMOUNT_NOUNS
 
 
 def _modifies(form: Money | Measure) -> bool:

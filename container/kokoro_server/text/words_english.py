@@ -207,6 +207,17 @@ SYMBOLS = {
     "¶": "paragraph", "©": "copyright",
     "®": "registered", "™": "trademark", "→": "to", "←": "from", "·": "dot", "²": "squared", "³": "cubed",
 }  # fmt: skip
+# Round numbers said as a plural ("100s of users", "1,000s of orders").
+ROUND_PLURALS = {"100s": "hundreds", "1000s": "thousands", "1,000s": "thousands", "1000000s": "millions"}
+# Determiners, and the nouns an amount before them describes ("the $5 bill", "this 10 km route").
+DETERMINERS = frozenset("the this that each every your our their my his her its one another".split())
+AMOUNT_NOUNS = frozenset(
+    "bill bills note notes coin coins fee fees charge charges credit credits voucher vouchers coupon coupons "
+    "deposit deposits bonus bonuses fine fines surcharge tip tips gift card cards plan plans subscription "
+    "upgrade refund refunds discount discounts rebate ticket tickets limit budget minimum maximum balance "
+    "payment payments donation donations stipend allowance increase raise cut run walk ride hike route drive "
+    "trip loop race swim commute radius drop climb gain bag bags box boxes bottle bottles jar pack tank".split()
+)
 # A sign alone, not in a code: "press the # key", "§§ 3–5".
 LONE_SIGNS = {"#": "pound", "§§": "sections"}
 LONE_SIGNS_BRITISH = LONE_SIGNS | {"#": "hash"}

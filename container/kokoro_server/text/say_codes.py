@@ -91,8 +91,11 @@ def spelled(text: str, speller: Speller = ENGLISH, reading: str = "spelled") -> 
     if reading == "spelled" and not any(c.isalpha() for c in text):
         reading = "digits"
     groups: list[list[str]] = [[]]
-    previous = ""
+    previous, word_before = "", False
     for (kind, run), following in zip(runs(text), [*list(runs(text))[1:], ("", "")], strict=True):
+        # "SAVE20", "WELCOME10": a word's number at a code's end is said as a number, even after "code"
+        promo = kind == "digits" and word_before and not following[0] and len(run) <= 2 and run[0] != "0"
+        word_before = kind == "letters" and len(run) >= 4 and speller.sayable(run)
         if run == "." and previous == "digits" and following[0] == "digits" and speller.point:
             groups[-1].append(speller.point)  # "E11.9": ee eleven point nine
             previous = kind
@@ -102,7 +105,7 @@ def spelled(text: str, speller: Speller = ENGLISH, reading: str = "spelled") -> 
             if groups[-1]:
                 groups.append([])
         elif kind == "digits":
-            groups[-1].append(_number_run(run, speller, reading))
+            groups[-1].append(speller.number(run) if promo else _number_run(run, speller, reading))
         elif kind == "letters":
             groups[-1].append(run if speller.sayable(run) else letters(run, speller))
         elif said := speller.symbols.get(run, ""):
@@ -170,7 +173,7 @@ def electronic(form: Electronic, speller: Speller = ENGLISH) -> str:
         return f"{at} {_dotted(text[1:], speller)}"
     if form.kind == "email":
         local, _, domain = text.partition("@")
-        return f"{_dotted(local, speller)} {at} {_dotted(domain, speller)}"
+        return f"{_dotted(local, speller)} {at} {_dotted(domain, speller, host=True)}"
     text = re.sub(r"^(?:https?|ftp)://", "", text, flags=re.IGNORECASE)
     text = re.sub(r"^www\.", "", text, flags=re.IGNORECASE)
     host, _, path = text.partition("/")
@@ -180,15 +183,21 @@ def electronic(form: Electronic, speller: Speller = ENGLISH) -> str:
     return said
 
 
+_WORD_DOMAINS = frozenset({"co", "me"})  # two-letter top-level domains said as words ("dot co"); "dot U S"
+
+
 def _dotted(text: str, speller: Speller, host: bool = False) -> str:
     said = []
-    for number, (kind, run) in enumerate(runs(text)):
+    pieces = list(runs(text))
+    for number, (kind, run) in enumerate(pieces):
         if kind == "digits":
             said.append(digits(run, speller))
         elif kind == "letters":
             # "aa.com", "hp.com": letters; "go.acme.com", "my-site.com": a word
             short_first = host and number == 0 and len(run) <= 2 and run.lower() not in speller.short_words
-            said.append(run if _readable_label(run, speller) and not short_first else letters(run, speller))
+            country = host and number == len(pieces) - 1 and len(run) == 2 and run.lower() not in _WORD_DOMAINS
+            readable = _readable_label(run, speller) and not short_first and not country  # "shop.it": I T
+            said.append(run if readable else letters(run, speller))
         elif kind == "sign" and (name := speller.address_signs.get(run) or speller.symbols.get(run, "")):
             said.append(name)
     return " ".join(said)

@@ -213,9 +213,10 @@ def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
     """ "Rocky III", "Final Fantasy VII": two numeral letters or more after a capitalized word are a number;
     after a token that ends in one ("0:Aa VIII") too, so that reading what was said changes nothing."""
     name, numeral = reading.core(index), reading.core(index + 1)
-    if not re.fullmatch(r"[IVX]{2,9}", numeral) or name in _NOT_NAMES:
+    heading = name.lower() in _HEADINGS  # "CHAPTER XIV", "Part I": one numeral letter is enough
+    if not re.fullmatch(r"[IVXL]{1,9}" if heading else r"[IVX]{2,9}", numeral) or name in _NOT_NAMES:
         return None
-    word = re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name) is not None
+    word = heading or re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name) is not None
     if not word and ENDS_IN_NAME.search(name) is None:
         return None
     if reading.tokens[index].trail or reading.tokens[index + 1].text[
@@ -233,6 +234,10 @@ def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
 _MONTHS = {name: number for number, name in enumerate(MONTHS, start=1)}
 _MONTH_NAMES = "|".join(sorted(MONTHS + [month[:3] for month in MONTHS] + ["Sept"], key=len, reverse=True))
 _MONTHS |= {name[:3]: number for name, number in list(_MONTHS.items())} | {"Sept": 9}
+_HEADINGS = frozenset(
+    "chapter part section volume book act scene phase stage level season episode article appendix type tier "
+    "step round grade class title".split()
+)
 _NOT_NAMES = frozenset(
     "The A An My Your His Her Its Our Their This That These Those In On At By For Of To And Or With No Get Need".split()
 )

@@ -20,7 +20,7 @@ from .tag_spans import Build, Reading, Rule, pattern_rule
 
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
 _FRACTION_BOTTOMS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100})
-_MONTH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:[-–](?P<a2>\d{1,2})/(?P<b2>\d{1,2}))?(?![/\d])"
+_MONTH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?: ?[-–] ?(?P<a2>\d{1,2})/(?P<b2>\d{1,2}))?(?![/\d])"
 _DOTTED_TIME = r"(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)"
 _NOT_A_PRICE = r"(?!\d|[.,]\d|\s?(?:%|€|\$|£|[kK]?[gmlL]\b|(?i:[ap]\.?m)))"  # nor a time the meridiem reads
 
@@ -44,7 +44,8 @@ def _month_day(first: str, second: str, locale: Locale, ambiguous: bool) -> Date
 
 def _date(ambiguous: bool) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-        date = _month_day(match["a"], match["b"], reading.locale, ambiguous)
+        # "from 3/10–3/14": two month-days joined make a range of dates even after a cue that fractions follow
+        date = _month_day(match["a"], match["b"], reading.locale, ambiguous and match["a2"] is None)
         if date is None:
             return None
         if match["a2"] is None:

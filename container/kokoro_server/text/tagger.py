@@ -126,6 +126,8 @@ def _alone(reading: Reading, index: int) -> Form | None:
         return Year(core)
     if locale.language.startswith("en") and (seconds := _seconds(core, form, before, after)) is not None:
         form = seconds  # "a 5s timeout", "retry every 30s": seconds, not a code or the thirties
+    if core in ("No.", "no.") and after[:1].isdigit() and locale.language.startswith("en"):
+        return Said("number")  # "No. 5", "Ref no. 4471"
     if core in english.ROUND_PLURALS and locale.language.startswith("en"):
         return Said(english.ROUND_PLURALS[core])  # "100s of users": hundreds
     if isinstance(form, (Money, Measure)) and _modifies(form) and _before_noun(before, after, locale):

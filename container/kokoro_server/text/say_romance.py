@@ -257,7 +257,7 @@ def _(form: Date, lang: str) -> str:
     name = months[form.month - 1]
     if form.day is None:
         return f"{name} {words.OF[lang]} {cardinal(form.year, lang)}" if form.year else name
-    first = form.day == 1 and lang in ("fr", "it", "pt_BR")  # "1º de dezembro": primeiro de dezembro
+    first = form.day == 1  # "1º de dezembro": primeiro de dezembro; "1 de mayo": primero de mayo
     day = str(num2words(1, lang=lang, to="ordinal")) if first else cardinal(form.day, lang)
     joiner = " de " if lang in ("es", "pt_BR") else " "
     said = f"{day}{joiner}{name}"

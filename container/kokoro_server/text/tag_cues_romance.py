@@ -12,7 +12,7 @@ import re
 
 from . import roman
 from . import words_romance as words
-from .forms import Code, Form, Joined, Ordinal, Period, Roman, Said, Time, Word
+from .forms import Code, Form, Joined, Ordinal, Period, Roman, Said, Telephone, Time, Word
 from .locales import ROMANCE, Locale
 from .tag_spans import Build, Reading, Rule, pattern_rule
 
@@ -107,7 +107,24 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
     add(parts, pattern_rule(rf"(?P<name>{'|'.join(parts)})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _part(lang)))
     century = words.CENTURY[lang]
     add([century], pattern_rule(rf"(?P<name>{century})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _century(lang)))
-    numeric: list[Rule] = []
+    numeric: list[Rule] = [
+        # "las 14:30 h", "às 9:00 h": the hour's sign after a time says nothing more
+        pattern_rule(r"(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)\s?h\.?", lambda m, r, i: Time(int(m["h"]), int(m["m"]))),
+        # "el 3T de 2024", "3T24": a quarter, as Spanish, Italian and Portuguese reports write it
+        pattern_rule(
+            r"(?P<n>[1-4])T(?:(?P<short>\d\d)|\s(?:de\s|del\s)?(?P<year>(?:19|20)\d\d))?",
+            lambda m, r, i: Period("Q", int(m["n"]), m["year"] or (f"20{m['short']}" if m["short"] else None)),
+        ),
+    ]
+    if lang == "es":  # "900 123 456", "612 34 56 78": a Spanish telephone number, nine digits in groups
+        numeric.append(
+            pattern_rule(
+                r"(?P<number>[6789]\d{2}(?: \d{3} \d{3}| \d{2} \d{2} \d{2}))",
+                lambda m, r, i: Telephone(tuple(m["number"].split())),
+            )
+        )
+    if lang == "fr":  # "75002 Paris": a postcode before its town, said digit by digit
+        numeric.append(pattern_rule(r"(?P<code>\d{5})(?=\s+[A-ZÉ][a-zé]+)", lambda m, r, i: Code(m["code"], "digits")))
     if lang == "fr":
         numeric.append(pattern_rule(r"(?P<h>\d{1,2})\s?h(?:\s?(?P<m>[0-5]\d))?", _french_clock))
         add(

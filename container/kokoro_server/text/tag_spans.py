@@ -296,14 +296,14 @@ def _spaced_range(match: re.Match[str], reading: Reading, index: int) -> Form | 
     return ranged(low, high)
 
 
-_SIDE = re.compile(r"(?P<n>\d{1,5}(?:[.,]\d{1,2})?)\s*(?P<unit>[^\W\d_]+)?")
+_SIDE = re.compile(r"(?P<n>\d{1,5}(?:[.,]\d{1,2})?)\s*(?P<unit>[^\W\d_]+[23²³]?)?")  # "4 ft2": square feet
 _LENGTHS = {"in": "″", "inch": "″", "inches": "″", "ft": "′", "foot": "′", "feet": "′"}
 
 
 def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "5 x 7", "22 x 14 x 9 in", "12m x 8m", "10 ft × 10 ft × 8 ft": a size, in one unit or none."""
     sides, units = [], set()
-    for side in _SIDE.finditer(match.group().replace("×", " x ").replace(" x ", "  ")):
+    for side in _SIDE.finditer(re.sub(r"(?<=[\d\s])[x×](?=[\s\d])", "  ", match.group())):
         number = number_in(side["n"], reading)
         if number is None or number.negative:
             return None
@@ -398,6 +398,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             rf"|(?P<mm>\d{{1,3}})(?:{GAP})?(?:m|min|mins)\.?{GAP}(?P<s>[0-5]?\d)(?:{GAP})?(?:s|sec|secs)\b\.?)",
             _hours_minutes,
         ),
+        # "3 x 250ml", "2 x 500 g", "3x4 ft2": a count or a size, then the unit of its last side
+        pattern_rule(rf"{side}(?:{GAP})?[x×](?:{GAP})?{side}(?:{GAP})?(?:{units})\b\.?", _spaced_dimensions),
         pattern_rule(rf"{side}(?:{GAP}[x×]{GAP}{side}){{1,2}}(?:(?:{GAP})?{lengths}\.?)?", _spaced_dimensions),
         pattern_rule(
             rf"{side}(?:{GAP})?{lengths}(?:(?:{GAP})?[x×](?:{GAP})?{side}(?:{GAP})?{lengths}){{1,2}}\.?",

@@ -126,6 +126,9 @@ def _alone(reading: Reading, index: int) -> Form | None:
         return Year(core)
     if locale.language.startswith("en") and (seconds := _seconds(core, form, before, after)) is not None:
         form = seconds  # "a 5s timeout", "retry every 30s": seconds, not a code or the thirties
+    spelled = locale.language.startswith("en") or locale.language in ROMANCE
+    if spelled and isinstance(form, Code) and core in locale.currencies and before[-1:].isdigit():
+        return Said(_currency_plural(locale.currencies[core], locale))  # "**1.234,56 €**": euros, not "euro"
     if core in ("No.", "no.") and after[:1].isdigit() and locale.language.startswith("en"):
         return Said("number")  # "No. 5", "Ref no. 4471"
     if core in english.ROUND_PLURALS and locale.language.startswith("en"):
@@ -207,6 +210,13 @@ def _seconds(core: str, form: Form | None, before: str, after: str) -> Form | No
         return None
     whole, _, fraction = match["n"].partition(".")
     return Measure(Number(whole, fraction or None), "s")
+
+
+def _currency_plural(code: str, locale: Locale) -> str:
+    if locale.language in ROMANCE:
+        names = romance.CURRENCIES[ROMANCE[locale.language]]
+        return (names.get(code) or names["USD"])[1]
+    return english.CURRENCIES.get(code, english.CURRENCIES["USD"])[1]
 
 
 def _before_noun(before: str, after: str, locale: Locale) -> bool:

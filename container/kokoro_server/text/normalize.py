@@ -20,7 +20,7 @@ from functools import partial
 from . import say_english, say_romance, say_signs
 from .forms import Form
 from .locales import ROMANCE, locale_of
-from .tag_spans import Span
+from .span_rule import Span
 from .tagger import tag
 from .tokens import Token
 

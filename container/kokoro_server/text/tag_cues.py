@@ -13,7 +13,7 @@ import re
 
 from . import roman
 from .forms import Address, Code, Date, Form, Joined, Measure, Number, Ordinal, Period, Range, Roman, Said, Word, Year
-from .tag_spans import Build, Reading, Rule, Span, pattern_rule
+from .span_rule import Build, Reading, Rule, Span, pattern_rule
 from .tag_token import classify
 from .words_english import (
     ADDRESS_UNITS,

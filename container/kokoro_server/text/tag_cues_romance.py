@@ -14,7 +14,7 @@ from . import roman
 from . import words_romance as words
 from .forms import Code, Form, Joined, Ordinal, Period, Roman, Said, Telephone, Time, Word
 from .locales import ROMANCE, Locale
-from .tag_spans import Build, Reading, Rule, pattern_rule
+from .span_rule import Build, Reading, Rule, pattern_rule
 
 _NUMERAL = rf"[IVXLC]{{1,{roman.MAX_LETTERS}}}"
 _AFTER = r"(?![\w'’-])"

@@ -16,7 +16,7 @@ from . import words_english as english
 from . import words_romance as romance
 from .forms import Date, Duration, Form, Joined, Range, Said, Time, Word
 from .locales import ROMANCE, Locale
-from .tag_spans import Build, Reading, Rule, pattern_rule
+from .span_rule import Build, Reading, Rule, pattern_rule
 
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
 _FRACTION_BOTTOMS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .forms import Dimensions, FeetInches, Form, Measure, Number
-from .tag_spans import Reading, Rule, Span, pattern_rule
+from .span_rule import Reading, Rule, Span, pattern_rule
 from .words_english import FUNCTION_WORDS
 
 FOOT, INCH = "′", "″"  # the units' keys: the prime marks, which are written only for feet and inches

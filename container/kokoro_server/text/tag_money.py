@@ -12,7 +12,8 @@ import re
 
 from .forms import Form, Money, Number, Per, Scaled, Signed
 from .locales import Locale
-from .tag_spans import GAP, QUALIFIER, Reading, Rule, number_in, number_pattern, pattern_rule, per_after, scale_words
+from .span_rule import GAP, Reading, Rule, pattern_rule
+from .tag_spans import QUALIFIER, number_in, number_pattern, per_after, scale_words
 from .tag_token import classify
 
 

@@ -1,8 +1,7 @@
 """Forms written across several tokens: "(415) 555-0134", "3 p.m.", "2.5 kg", "12,99 €", "$4.5 million",
 "2 3/4", "5 – 12", "14 February 2026", "Q4 2025".
 
-A rule is tried at a token and matched on the text from there (``Reading.at``); it is taken only where its
-match ends where a token ends, so no rule ever reads part of a token. Each pattern has bounded repetition,
+Each rule is a pattern tried at a token (``span_rule``); each pattern has bounded repetition,
 and each is tried only at tokens that can start it (a digit, a sign, or one of its words: ``Rules``), so a
 text costs time in proportion to its length.
 """
@@ -10,10 +9,7 @@ text costs time in proportion to its length.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from kokoro_core.segmenter import WIDE_LETTERS
+from dataclasses import dataclass
 
 from .forms import (
     Date,
@@ -30,103 +26,14 @@ from .forms import (
     Scaled,
     Signed,
     Telephone,
-    Time,
 )
 from .locales import Locale
+from .span_rule import GAP, Reading, Rule, pattern_rule
+from .tag_clock import clock_rules
 from .tag_range import ranged
 from .tag_shapes import arithmetic
 from .tag_token import VULGAR, classify, quantity, read_number
-from .tokens import Token
 from .words_english import AMOUNT_NOUNS, DETERMINERS
-
-GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
-# A span ends where its last token's core does: before a space, punctuation, a Chinese or Japanese letter.
-_END = rf"(?=[\s)\]}}\"”»,;:!?…'’.–—{WIDE_LETTERS}。、]|$)"
-
-
-@dataclass(frozen=True)
-class Span:
-    """Tokens ``first`` to ``last`` read as ``form`` (``None``: as written)."""
-
-    first: int
-    last: int
-    form: Form | None
-    lead: str | None = None  # what is kept before the said form; the first token's lead when None
-    trail: bool = True  # whether the last token's trailing punctuation follows the said form
-    # Where a final dot the span read ("p.m.", "St.") also ends a sentence: before a capital or at the end
-    # of the text ("capital"), only at the end ("end": "Jr. Day" is one sentence), or never ("Dr. Patel").
-    dot: str = "capital"
-    trail_read: int = 0  # characters of the last token's trailing punctuation the form read ("12\"": the mark)
-
-
-@dataclass
-class Reading:
-    """A text's tokens, and where each ends, for rules to match against."""
-
-    text: str
-    tokens: list[Token]
-    locale: Locale
-    _ends: dict[int, tuple[int, bool]] = field(default_factory=dict)
-    _open_quotes: list[tuple[int, int]] = field(default_factory=list)  # per token: straight, curly quotations open
-
-    def __post_init__(self) -> None:
-        for index, token in enumerate(self.tokens):
-            self._ends.setdefault(token.end, (index, False))
-            self._ends[token.start + len(token.lead) + len(token.core)] = (index, True)
-
-    def quotation_open(self, index: int, mark: str = '"') -> bool:
-        """Whether a quotation of ``mark``'s kind (straight or curly) opened before token ``index``'s core is not
-        yet closed: quotes at a token's start less those that close them at a token's end (one after a digit closes
-        an open quotation, else it is an inch mark). One pass, once."""
-        if not self._open_quotes:
-            straight = curly = 0
-            for token in self.tokens:
-                straight += token.lead.count('"')
-                curly += token.lead.count("“")
-                self._open_quotes.append((straight, curly))
-                straight = max(0, straight - token.trail.count('"'))
-                curly = max(0, curly - token.trail.count("”"))
-        straight, curly = self._open_quotes[index]
-        return (straight if mark == '"' else curly) > 0
-
-    def core(self, index: int) -> str:
-        return self.tokens[index].core if 0 <= index < len(self.tokens) else ""
-
-    def at(self, index: int, pattern: re.Pattern[str], opens: str = "") -> tuple[re.Match[str], int, bool, str] | None:
-        """``pattern`` matched from token ``index``'s core (from its opening bracket where its lead ends in
-        ``opens``), with the index of the token it ends in, whether it ends at that token's core, and what of
-        the lead stays before it; ``None`` where it does not match or does not end where a token does."""
-        token = self.tokens[index]
-        start, lead = token.start + len(token.lead), token.lead
-        if opens and lead.endswith(opens):
-            start, lead = start - len(opens), lead[: -len(opens)]
-        match = pattern.match(self.text, start)
-        if match is None or match.end() not in self._ends:
-            return None
-        last, at_core = self._ends[match.end()]
-        return match, last, at_core, lead
-
-
-Rule = Callable[[Reading, int], Span | None]
-Build = Callable[[re.Match[str], Reading, int], Form | None]
-
-
-def pattern_rule(pattern: str, build: Build, opens: str = "", flags: int = 0) -> Rule:
-    """A rule that reads ``pattern`` from a token as ``build`` says; ``opens``: a bracket it may start at."""
-    compiled = re.compile(pattern + _END, flags)
-
-    def rule(reading: Reading, index: int) -> Span | None:
-        found = reading.at(index, compiled, opens)
-        if found is None:
-            return None
-        match, last, at_core, lead = found
-        try:
-            form = build(match, reading, index)
-        except (ArithmeticError, ValueError, KeyError):
-            return None  # a form the rule cannot say ("Henry IIII"): left to the rules after
-        return Span(index, last, form, lead=lead, trail=at_core) if form is not None else None
-
-    return rule
 
 
 def number_in(written: str, reading: Reading) -> Number | None:
@@ -156,54 +63,6 @@ def _glued_phone(match: re.Match[str], reading: Reading, index: int) -> Form | N
     if not isinstance(form, Telephone) or not match["ext"]:
         return None
     return Telephone(form.groups, form.plus, match["ext"])
-
-
-# A time zone after a time: "EST", "UTC", and dotted ("c.s.t.", as some type it); an hour's meridiem.
-_ZONE = r"(?-i:[A-Z]{1,3}T|UTC|GMT)|[a-zA-Z]\.[a-zA-Z]\.[tT]\.?"
-_AMPM = r"[ap]\.m\.|[ap]\.m|[ap]m"
-_CLOCK = r"\d{1,2}(?:[:.][0-5]\d)?(?::[0-5]\d)?"  # "9:30:00 a.m.": seconds too
-
-
-def _clock_meridiem(side: int) -> str:
-    return rf"(?P<clock{side}>{_CLOCK})(?:{GAP})?(?P<ampm{side}>{_AMPM})"
-
-
-def _meridiem_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "7:30 am - 9:45 pm", "9 a.m. – 5 p.m.": two times, each with its meridiem, a dash apart."""
-    low, high = (
-        _clock_time(match["clock1"], match["ampm1"]),
-        _clock_time(match["clock2"], match["ampm2"], match["zone"]),
-    )
-    return Range(low, high) if low is not None and high is not None else None
-
-
-def _meridiem(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return _clock_time(match["clock"], match["ampm"], match["zone"])
-
-
-def _clock_time(clock: str, ampm: str, zone: str | None = None) -> Time | None:
-    hour, _, rest = clock.replace(".", ":", 1).partition(":")  # "1.59 p.m.", as Britain writes it
-    minute, _, second = rest.partition(":")
-    if not hour.isdigit() or not 1 <= int(hour) <= 12 or (minute and not (minute.isdigit() and int(minute) < 60)):
-        return None
-    meridiem = "am" if ampm.lower().startswith("a") else "pm"
-    zone = zone.replace(".", "").upper() if zone else None
-    return Time(int(hour), int(minute) if minute else None, int(second) if second else None, meridiem, zone)
-
-
-def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    form = classify(match["clock"], reading.locale)
-    if not isinstance(form, Time) or form.meridiem is None:
-        return None
-    return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
-
-
-def _glued_zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "10:00PST", "9:30GMT": a clock with its zone typed against it."""
-    form = classify(match["clock"], reading.locale)
-    if not isinstance(form, Time):
-        return None
-    return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
 
 
 def per_after(form: Form, match: re.Match[str], reading: Reading) -> Form | None:
@@ -376,18 +235,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         pattern_rule(
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
         ),
-        pattern_rule(
-            rf"{_clock_meridiem(1)}{GAP}[-–—]{GAP}{_clock_meridiem(2)}(?:{GAP}(?P<zone>{_ZONE}))?",
-            _meridiem_range,
-            flags=re.IGNORECASE,
-        ),
-        pattern_rule(
-            rf"(?P<clock>{_CLOCK})(?:{GAP})?(?P<ampm>{_AMPM})(?:{GAP}(?P<zone>{_ZONE}))?",
-            _meridiem,
-            flags=re.IGNORECASE,
-        ),
-        pattern_rule(rf"(?P<clock>\S{{3,12}}?){GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
-        pattern_rule(r"(?P<clock>\d{1,2}:[0-5]\d)(?P<zone>[A-Z]{1,3}T|UTC|GMT)\b", _glued_zone),
+        *clock_rules(),
         *money,
         pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
         pattern_rule(

@@ -1,0 +1,74 @@
+"""Times written across tokens: "3 p.m.", "9:30 am EST", "7:30 am - 9:45 pm", "10:00PST"."""
+
+from __future__ import annotations
+
+import re
+
+from .forms import Form, Range, Time
+from .span_rule import GAP, Reading, Rule, pattern_rule
+from .tag_token import classify
+
+# A time zone after a time: "EST", "UTC", and dotted ("c.s.t.", as some type it); an hour's meridiem.
+_ZONE = r"(?-i:[A-Z]{1,3}T|UTC|GMT)|[a-zA-Z]\.[a-zA-Z]\.[tT]\.?"
+_AMPM = r"[ap]\.m\.|[ap]\.m|[ap]m"
+_CLOCK = r"\d{1,2}(?:[:.][0-5]\d)?(?::[0-5]\d)?"  # "9:30:00 a.m.": seconds too
+
+
+def _clock_meridiem(side: int) -> str:
+    return rf"(?P<clock{side}>{_CLOCK})(?:{GAP})?(?P<ampm{side}>{_AMPM})"
+
+
+def _meridiem_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "7:30 am - 9:45 pm", "9 a.m. – 5 p.m.": two times, each with its meridiem, a dash apart."""
+    low, high = (
+        _clock_time(match["clock1"], match["ampm1"]),
+        _clock_time(match["clock2"], match["ampm2"], match["zone"]),
+    )
+    return Range(low, high) if low is not None and high is not None else None
+
+
+def _meridiem(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return _clock_time(match["clock"], match["ampm"], match["zone"])
+
+
+def _clock_time(clock: str, ampm: str, zone: str | None = None) -> Time | None:
+    hour, _, rest = clock.replace(".", ":", 1).partition(":")  # "1.59 p.m.", as Britain writes it
+    minute, _, second = rest.partition(":")
+    if not hour.isdigit() or not 1 <= int(hour) <= 12 or (minute and not (minute.isdigit() and int(minute) < 60)):
+        return None
+    meridiem = "am" if ampm.lower().startswith("a") else "pm"
+    zone = zone.replace(".", "").upper() if zone else None
+    return Time(int(hour), int(minute) if minute else None, int(second) if second else None, meridiem, zone)
+
+
+def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    form = classify(match["clock"], reading.locale)
+    if not isinstance(form, Time) or form.meridiem is None:
+        return None
+    return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
+
+
+def _glued_zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "10:00PST", "9:30GMT": a clock with its zone typed against it."""
+    form = classify(match["clock"], reading.locale)
+    if not isinstance(form, Time):
+        return None
+    return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
+
+
+def clock_rules() -> tuple[Rule, ...]:
+    """The rules of a time with its meridiem or zone, tried at a token with a digit."""
+    return (
+        pattern_rule(
+            rf"{_clock_meridiem(1)}{GAP}[-–—]{GAP}{_clock_meridiem(2)}(?:{GAP}(?P<zone>{_ZONE}))?",
+            _meridiem_range,
+            flags=re.IGNORECASE,
+        ),
+        pattern_rule(
+            rf"(?P<clock>{_CLOCK})(?:{GAP})?(?P<ampm>{_AMPM})(?:{GAP}(?P<zone>{_ZONE}))?",
+            _meridiem,
+            flags=re.IGNORECASE,
+        ),
+        pattern_rule(rf"(?P<clock>\S{{3,12}}?){GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
+        pattern_rule(r"(?P<clock>\d{1,2}:[0-5]\d)(?P<zone>[A-Z]{1,3}T|UTC|GMT)\b", _glued_zone),
+    )

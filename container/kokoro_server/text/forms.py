@@ -213,7 +213,7 @@ class Address:
     letter: str | None
     before: str | None  # a compass point's key: "N", "SW"
     names: str
-    street: str  # a key of the street types
+    street: str  # a key of the street types; "" for a street named without one ("S. Broadway")
     after: str | None
 
 

@@ -59,6 +59,20 @@ ENGLISH = Speller(
 )  # fmt: skip
 
 
+_PRE_RELEASE = re.compile(r"(?P<name>[A-Za-z]{1,5})\.?(?P<n>\d{0,3})")
+_PRE_RELEASE_WORDS = frozenset({"alpha", "beta", "dev", "pre"})
+
+
+def pre_release(suffix: str, speller: Speller = ENGLISH) -> str:
+    """A version's pre-release: "beta.3" is beta three, "rc2" ar see two, "b" bee."""
+    match = _PRE_RELEASE.fullmatch(suffix)
+    if match is None:
+        return code(Code(suffix.upper()), speller=speller)
+    name = match["name"].lower()
+    said = name if name in _PRE_RELEASE_WORDS else " ".join(speller.letter(letter) for letter in name.upper())
+    return f"{said} {speller.number(match['n'])}" if match["n"] else said
+
+
 def runs(text: str) -> Iterator[tuple[str, str]]:
     """``text`` as runs of one kind: ("letters", "SN"), ("digits", "77"), ("space", " "), ("sign", "-"); each
     sign is a run of its own."""

@@ -47,7 +47,7 @@ from .forms import (
     Word,
     Year,
 )
-from .say_codes import code, electronic, telephone
+from .say_codes import code, electronic, pre_release, telephone
 from .words_english import (
     BRITISH_SPELLINGS,
     COMPASS,
@@ -363,7 +363,7 @@ def _(form: Dotted, british: bool) -> str:
         return f"{said} slash {spoken.cardinal(form.suffix)}" if form.suffix else said
     said = " point ".join(spoken.cardinal(part, british) for part in form.parts)
     if form.suffix:
-        said += f" {code(Code(form.suffix.upper()), british)}"  # "rc2": ar see two
+        said += f" {pre_release(form.suffix)}"  # "rc2": ar see two
     return f"version {said}" if form.prefix else said
 
 
@@ -395,7 +395,8 @@ def _(form: Address, british: bool) -> str:
     number = f"{number} " if number else ""
     before = f"{COMPASS[form.before]} " if form.before else ""
     names = re.sub(r"\d+(?:st|nd|rd|th)", lambda name: spoken.ordinal(name.group()[:-2], british), form.names)
-    said = f"{number}{before}{names} {STREET_TYPES[form.street]}"  # "W 57th St": West fifty-seventh Street
+    street = f" {STREET_TYPES[form.street]}" if form.street else ""  # "91 S. Broadway": no type
+    said = f"{number}{before}{names}{street}"  # "W 57th St": West fifty-seventh Street
     return f"{said} {COMPASS[form.after]}" if form.after else said
 
 

@@ -48,7 +48,7 @@ from .forms import (
     Word,
     Year,
 )
-from .say_codes import Speller, code, digits, electronic, telephone
+from .say_codes import Speller, code, digits, electronic, pre_release, telephone
 from .tokens import sayable
 
 MAX_DIGITS = 15  # longer numbers are said digit by digit (an account number, not an amount)
@@ -193,7 +193,27 @@ def _(form: Measure, lang: str) -> str:
         return one  # "un kilómetro": the singular carries its own article-number
     if isinstance(amount, Scaled):
         return _scaled(amount, lang, many)  # "tres millones de kilómetros"
-    return f"{say(amount, lang)} {many}"
+    said = say(amount, lang)
+    if one.split(" ", 1)[0] in ("una", "uma", "une") and isinstance(amount, Number) and amount.fraction is None:
+        said = _feminine(said, lang)  # "22 h": vinte e duas horas
+    elif lang == "es" and isinstance(amount, Number) and amount.fraction is None:
+        said = re.sub(r"uno$", "ún" if said.endswith("veintiuno") else "un", said)  # "veintiún kilómetros"
+    return f"{said} {many}"
+
+
+_FEMININE_ENDS = {
+    "es": ((r"uno$", "una"), (r"\bun$", "una")),
+    "fr": ((r"\bun$", "une"),),
+    "it": (),
+    "pt_BR": ((r"\bum$", "uma"), (r"\bdois$", "duas")),
+}
+
+
+def _feminine(said: str, lang: str) -> str:
+    """A number's last word agreeing with a feminine noun after it: "vinte e duas", "veintiuna", "vingt et une"."""
+    for pattern, ending in _FEMININE_ENDS[lang]:
+        said = re.sub(pattern, ending, said)
+    return said
 
 
 @_say.register
@@ -211,8 +231,8 @@ def _(form: Times, lang: str) -> str:
     if amount.whole == "1" and amount.fraction is None:
         return {"es": "una vez", "fr": "une fois", "it": "una volta", "pt_BR": "uma vez"}[lang]
     said = number_words(amount, lang)
-    if lang == "pt_BR":  # "vezes" is feminine: duas vezes
-        said = re.sub(r"\bdois$", "duas", said)
+    if lang in ("pt_BR", "es"):  # "vezes", "veces" are feminine: duas vezes, veintiuna veces
+        said = _feminine(said, lang)
     return f"{said} {words.TIMES[lang]}"
 
 
@@ -284,7 +304,7 @@ _DECADES = {"es": "los años", "fr": "les années", "it": "gli anni", "pt_BR": "
 @_say.register
 def _(form: Time, lang: str) -> str:
     hours, minutes = form.hour, form.minute or 0
-    said = cardinal(hours, lang)
+    said = _feminine(cardinal(hours, lang), lang)  # the hours are feminine: "las veintiuna", "às duas", "une heure"
     if lang == "fr":
         said += " heure" if hours == 1 else " heures"
         return f"{said} {cardinal(minutes, lang)}" if minutes else said
@@ -343,7 +363,7 @@ def _(form: Dotted, lang: str) -> str:
         )
         return f"{said} {words.ADDRESS_SIGNS[lang]['/']} {cardinal(form.suffix, lang)}" if form.suffix else said
     said = f" {words.POINT[lang]} ".join(cardinal(part, lang) for part in form.parts)
-    return f"{said} {code(Code(form.suffix.upper()), speller=_speller(lang))}" if form.suffix else said
+    return f"{said} {pre_release(form.suffix, _speller(lang))}" if form.suffix else said
 
 
 @_say.register

@@ -44,7 +44,7 @@ from .forms import (
     Word,
     Year,
 )
-from .say_codes import Speller, code, electronic, telephone
+from .say_codes import Speller, code, electronic, pre_release, telephone
 from .tokens import sayable
 
 _JAPANESE_MYRIADS = (("兆", 10**12), ("億", 10**8), ("万", 10**4))
@@ -238,7 +238,7 @@ def _(form: Dotted, language: str) -> str:
     said = words.POINT[language].join(form.parts) if language == "ja" else f" {words.POINT[language]} ".join(form.parts)
     if form.kind == "ip" and form.suffix:
         return f"{said} {words.SYMBOLS[language]['/']} {form.suffix}"
-    return f"{said} {code(Code(form.suffix), speller=_speller(language))}" if form.suffix else said
+    return f"{said} {pre_release(form.suffix, _speller(language))}" if form.suffix else said
 
 
 @_say.register

@@ -16,7 +16,7 @@ from .tokens import Token
 
 GAP = r"[ \t\u00a0\u202f]{1,3}"  # the space between two tokens of a span
 # A span ends where its last token's core does: before a space, punctuation, a Chinese or Japanese letter.
-_END = rf"(?=[\s)\]}}\"”»,;:!?…'’.–—{WIDE_LETTERS}。、]|$)"
+_END = rf"(?=[\s)\]}}\"”»,;:!?…'’.–—*_{WIDE_LETTERS}。、]|$)"  # "*": markdown bold after a span
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ def clock_rules() -> tuple[Rule, ...]:
     """The rules of a time with its meridiem or zone, tried at a token with a digit."""
     return (
         pattern_rule(
-            rf"{_clock_meridiem(1)}{GAP}[-–—]{GAP}{_clock_meridiem(2)}(?:{GAP}(?P<zone>{_ZONE}))?",
+            rf"{_clock_meridiem(1)}(?:{GAP})?[-–—](?:{GAP})?{_clock_meridiem(2)}(?:{GAP}(?P<zone>{_ZONE}))?",
             _meridiem_range,
             flags=re.IGNORECASE,
         ),

@@ -21,6 +21,7 @@ from .words_english import (
     CODE_WORDS,
     COMPASS,
     MONTHS,
+    NUMBERED_ROADS,
     PERIOD_WORDS,
     PLACES,
     STATES,
@@ -154,6 +155,10 @@ def _address_unit(match: re.Match[str], reading: Reading, index: int) -> Form | 
     return Joined((Said(ADDRESS_UNITS[match["word"]]), Code(match["n"] + (match["letter"] or ""), "paired")))
 
 
+def _numbered_road(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((Said(NUMBERED_ROADS[match["word"]]), Code(match["n"] + (match["letter"] or ""), "paired")))
+
+
 def _zip(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     parts: list[Form] = [Said(STATES[match["state"]]), Code(match["zip"], "digits")]
     if match["plus4"]:
@@ -269,10 +274,14 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         PLACES,
         pattern_rule(
-            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b)",
+            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b|\s?(?i:[ap]\.?m)\b)",
             _code("paired"),
         ),
     )
+    add(
+        list(NUMBERED_ROADS),
+        pattern_rule(rf"(?P<word>{'|'.join(NUMBERED_ROADS)})\.?\s(?P<n>\d{{1,4}})(?P<letter>[A-Z])?\b", _numbered_road),
+    )  # "County Rd 12", "Hwy 101": the road in full, its number as a road's
     add(
         "flight",
         pattern_rule(
@@ -404,6 +413,18 @@ ADDRESS = pattern_rule(
     rf"(?P<number>\d{{1,5}})(?P<letter>[A-Z])?\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"
     rf"(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?(?P<after>\s+(?:{_COMPASS})\b\.?)?",
     _address,
+)
+
+
+def _compass_street(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Address(match["number"], None, match["before"].rstrip("."), match["names"], "", None)
+
+
+# A house number and a compass point before a street named without a type: "91 S. Broadway"
+COMPASS_STREET = pattern_rule(
+    rf"(?P<number>\d{{1,5}})\s+(?P<before>(?-i:[NSEW]|NE|NW|SE|SW)\.?)\s+(?P<names>[A-Z][a-z]{{2,}})"
+    rf"(?=[,;)]|\.?$|\s+(?:#|{'|'.join(ADDRESS_UNITS)})\b)",  # where an address goes on: not "5 E Coli samples"
+    _compass_street,
 )
 # A compass point before a named street, no house number: "W 42nd St.", "N Main St"
 STREET = pattern_rule(

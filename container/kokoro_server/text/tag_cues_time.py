@@ -9,17 +9,16 @@ starts at its cue, as every cue rule does, and keeps the cue as written.
 
 from __future__ import annotations
 
-import calendar
 import re
 
 from . import words_english as english
 from . import words_romance as romance
-from .forms import Date, Duration, Form, Joined, Range, Said, Time, Word
+from .forms import Duration, Form, Joined, Range, Said, Time, Word
 from .locales import ROMANCE, Locale
 from .span_rule import Build, Reading, Rule, pattern_rule
+from .tag_shapes import month_day
 
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
-_FRACTION_BOTTOMS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100})
 _MONTH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?: ?[-–] ?(?P<a2>\d{1,2})/(?P<b2>\d{1,2}))?(?![/\d])"
 _DOTTED_TIME = r"(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)"
 _NOT_A_PRICE = r"(?!\d|[.,]\d|\s?(?:%|€|\$|£|[kK]?[gmlL]\b|(?i:[ap]\.?m)))"  # nor a time the meridiem reads
@@ -32,25 +31,15 @@ def _cue(match: re.Match[str], group: str, locale: Locale) -> Word | Said:
     return Said(weekday + ("," if written.endswith(",") else "")) if weekday else Word(written)
 
 
-def _month_day(first: str, second: str, locale: Locale, ambiguous: bool) -> Date | None:
-    a, b = int(first), int(second)
-    month, day = (b, a) if locale.day_first else (a, b)
-    if ambiguous and a < b and b in _FRACTION_BOTTOMS:
-        return None  # "cut by 1/2", "el 3/4 de los clientes": a fraction
-    if not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(2024, month)[1]:
-        return None
-    return Date(None, month, day, day_first=locale.day_first)
-
-
 def _date(ambiguous: bool) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
         # "from 3/10–3/14": two month-days joined make a range of dates even after a cue that fractions follow
-        date = _month_day(match["a"], match["b"], reading.locale, ambiguous and match["a2"] is None)
+        date = month_day(match["a"], match["b"], reading.locale, ambiguous and match["a2"] is None)
         if date is None:
             return None
         if match["a2"] is None:
             return Joined((_cue(match, "a", reading.locale), date))
-        until = _month_day(match["a2"], match["b2"], reading.locale, ambiguous=False)
+        until = month_day(match["a2"], match["b2"], reading.locale, ambiguous=False)
         return Joined((_cue(match, "a", reading.locale), Range(date, until))) if until is not None else None
 
     return build

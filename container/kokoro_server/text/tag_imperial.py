@@ -1,6 +1,7 @@
 """Feet and inches as they are written: with marks ("5'4\"", "6′2″", "5' 10\"", "12\" pizza", "10' x 12'") or
-short forms ("6 ft 1 in", "5 ft. 10 in."). A height is said as people say it ("five foot four"), a length alone
-in its unit ("twelve inches"), and before its noun as a modifier ("a sixty-five-inch TV").
+short forms ("6 ft 1 in", "5 ft. 10 in.", "2 in. thick", "a 5/16 in. key"). A height is said as people say it
+("five foot four"), a length alone in its unit ("twelve inches"), and before its noun as a modifier ("a
+sixty-five-inch TV").
 
 The marks are quotes' shapes. A straight or curly double quote after a number is an inch mark only where no
 quotation is open before it, so the closing quote of 'he said "call me at 5"' stays a quote; a single quote
@@ -12,9 +13,10 @@ from __future__ import annotations
 
 import re
 
-from .forms import Dimensions, FeetInches, Form, Measure, Number
+from .forms import Dimensions, FeetInches, Form, Fraction, Measure, Number
 from .span_rule import Reading, Rule, Span, pattern_rule
-from .words_english import FUNCTION_WORDS
+from .tag_token import VULGAR
+from .words_english import DETERMINERS, FUNCTION_WORDS
 
 FOOT, INCH = "′", "″"  # the units' keys: the prime marks, which are written only for feet and inches
 _INCH_MARKS = ('"', "”", "″", "''", "’’")
@@ -107,10 +109,36 @@ def _spaced_height(match: re.Match[str], reading: Reading, index: int) -> Form |
     return FeetInches(Number(match["ft"]), _number(match["in"]))
 
 
+_AMOUNT = r"(?P<whole>\d{1,3}(?:\.\d{1,3})?)?(?:(?(whole)[ \t]|)(?P<top>\d{1,2})/(?P<bottom>\d{1,2}))?"
+# "in." after a number is inches where a word, a size or a pause follows it ("2 in. thick", "4 in. x 6 in.");
+# before a capital it may end a sentence ("put 2 in."), so only a fraction is inches there.
+_DOTTED_INCHES = re.compile(
+    rf"(?:{_AMOUNT}|(?P<vulgar>[{''.join(VULGAR)}])){_GAP}in\.(?P<go>(?=[ \t]+[a-z(x×\d]|[,;)]))?"
+)
+
+
+def _dotted_inches(reading: Reading, index: int) -> Span | None:
+    found = _marked(reading, index, _DOTTED_INCHES)
+    if found is None:
+        return None
+    match, last, read = found
+    top, bottom = VULGAR[match["vulgar"]].split("/") if match["vulgar"] else (match["top"], match["bottom"])
+    if top is None and match["whole"] is None:
+        return None
+    if top is not None and not 0 < int(top) < int(bottom):
+        return None  # "5/10 in.": not a fraction of an inch
+    amount: Number | Fraction = Fraction(top, bottom, match["whole"]) if top else _number(match["whole"])
+    if match["go"] is None and top is None and "." not in match["whole"]:
+        return None
+    modifier = reading.core(index - 1).lower() in (*DETERMINERS, "a", "an", "one") and reading.core(last + 1).isalpha()
+    measure = Measure(amount, INCH, before_noun=modifier and not isinstance(amount, Fraction))
+    return Span(index, last, measure, trail_read=read)
+
+
 def imperial_rules() -> tuple[Rule, ...]:
     """The rules of feet and inches, tried at a token that starts with a digit."""
     spaced = pattern_rule(
         rf"(?P<ft>\d{{1,2}}){_GAP}(?:ft\.?|feet|foot){_GAP}(?P<in>\d{{1,2}}(?:\.\d{{1,2}})?){_GAP}(?:in\.?|inch|inches)",
         _spaced_height,
     )
-    return (_size, _height, _length, spaced)
+    return (_size, _height, _length, spaced, _dotted_inches)

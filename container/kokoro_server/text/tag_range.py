@@ -10,6 +10,7 @@ from .forms import (
     Date,
     Decade,
     Form,
+    Fraction,
     Measure,
     Money,
     Number,
@@ -24,13 +25,14 @@ from .forms import (
     Year,
 )
 from .locales import Locale
-from .tag_shapes import season
+from .tag_shapes import month_day, season
 
 _SIZES = {"XXS": "double extra small", "XS": "extra small", "S": "small", "M": "medium", "L": "large",
           "XL": "extra large", "XXL": "double extra large", "2XL": "double extra large", "3XL": "triple extra large",
           "XXXL": "triple extra large"}  # fmt: skip
 _HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
 _LAST_DAYS = {"F": "Friday", "Th": "Thursday", "Sa": "Saturday", "Su": "Sunday"}
+_SLASHED = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})")
 _DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that write "9.00–17.30"
 
 
@@ -39,6 +41,9 @@ def named_range(low: str, high: str, locale: Locale) -> Form | None:
     "9.00–17.30", "8a–5p"."""
     if low in locale.weekdays and high in locale.weekdays:
         return Range(Said(locale.weekdays[low]), Said(locale.weekdays[high]))
+    days = locale.weekdays.values()
+    if low in days and high in days:
+        return Range(Said(low), Said(high))  # "Monday–Friday"
     if low == "M" and high in _LAST_DAYS and locale.language.startswith("en"):
         return Range(Said("Monday"), Said(_LAST_DAYS[high]))  # "M–F": a week's opening hours
     first, last = low.rstrip("."), high.rstrip(".")
@@ -46,7 +51,20 @@ def named_range(low: str, high: str, locale: Locale) -> Form | None:
         return Range(Date(None, locale.months[first], None), Date(None, locale.months[last], None))
     if low in _SIZES and high in _SIZES and locale.language.startswith("en"):
         return Range(Said(_SIZES[low]), Said(_SIZES[high]))  # "XS–XL": extra small to extra large
-    return _time_range(low, high, locale)
+    return _time_range(low, high, locale) or _date_range(low, high, locale)
+
+
+def _date_range(low: str, high: str, locale: Locale) -> Form | None:
+    """ "6/1–6/7": two month-days, unless both are common fractions ("1/2–3/4")."""
+    first, second = _SLASHED.fullmatch(low), _SLASHED.fullmatch(high)
+    if first is None or second is None:
+        return None
+    start, end = (month_day(side["a"], side["b"], locale) for side in (first, second))
+    if start is None or end is None:
+        return None
+    if all(month_day(side["a"], side["b"], locale, ambiguous=True) is None for side in (first, second)):
+        return None
+    return Range(start, end)
 
 
 def _time_range(low: str, high: str, locale: Locale) -> Form | None:
@@ -69,10 +87,16 @@ def _time_range(low: str, high: str, locale: Locale) -> Form | None:
     return Range(low_time, high_time)
 
 
-def ranged(low: Form, high: Form) -> Form | None:
+_GROUPED = re.compile(r"\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+")
+
+
+def ranged(low: Form, high: Form, written: tuple[str, str] = ("", "")) -> Form | None:
     """The range from ``low`` to ``high``, or ``None`` where two numbers joined by a dash are not one: a
-    code ("58-1193") or, with a hyphen, a score read as a code would be ("007-12")."""
+    code ("58-1193") or, with a hyphen, a score read as a code would be ("007-12"). Sides ``written`` in
+    groups of thousands ("8,000–10,000") are amounts, never a code."""
     if isinstance(low, Number) and isinstance(high, Number):
+        if all(_GROUPED.fullmatch(side) for side in written):
+            return Range(low, high)
         if not low.fraction and not high.fraction and not low.negative:
             if all(len(n.whole) == 4 and 1100 <= int(n.whole) <= 2099 for n in (low, high)):
                 return Range(Year(low.whole), Year(high.whole))
@@ -86,7 +110,7 @@ def ranged(low: Form, high: Form) -> Form | None:
             ):
                 return None  # "58-1193": a code, not a range
         return Range(low, high)
-    kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade)
+    kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade, Fraction)
     if isinstance(low, kinds) and isinstance(high, kinds) and not isinstance(high, Signed):
         if isinstance(low, Date) != isinstance(high, Date):
             return None

@@ -7,6 +7,7 @@ matched on the whole token (``tag_token.classify`` asks for them in its order).
 from __future__ import annotations
 
 import calendar
+import math
 import re
 
 from .forms import (
@@ -77,7 +78,7 @@ _TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\
 _DIMENSIONS = re.compile(r"\d{1,5}(?:\.\d{1,2})?(?:[x×]\d{1,5}(?:\.\d{1,2})?){1,2}")
 _IP = re.compile(r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?:/(?P<mask>\d{1,2}))?")
 # A version, with a pre-release after it ("4.0.0-rc2", "v10.0.3b", "2.1.0-beta").
-_PRE = r"(?:-?(?P<{name}>(?:rc|alpha|beta|a|b|dev|pre)\d{{0,3}}))?"
+_PRE = r"(?:-?(?P<{name}>(?:rc|alpha|beta|a|b|dev|pre)(?:\.?\d{{1,3}})?))?"  # "-beta.3" too
 _VERSION = re.compile(
     rf"(?P<v>[vV])?(?P<parts>\d{{1,5}}(?:\.\d{{1,5}}){{2,6}}){_PRE.format(name='pre')}"
     rf"|(?P<v2>[vV])(?P<parts2>\d{{1,5}}(?:\.\d{{1,5}})?){_PRE.format(name='pre2')}"
@@ -96,7 +97,8 @@ def electronic(core: str) -> Form | None:
         return None
     if core.startswith("#"):
         if (match := _HASH_CODE.fullmatch(core)) is not None:
-            return Code(match["code"], number_sign=True)
+            short = match["code"].isdigit() and len(match["code"]) <= 4  # "#12": number twelve; "#48213" digit by digit
+            return Code(match["code"], "paired" if short else "spelled", number_sign=True)
         return Electronic(core, "hashtag") if _HASHTAG.fullmatch(core) else None
     if _SCHEMED.fullmatch(core) or _LOCALHOST.fullmatch(core):
         return Electronic(core, "url")  # "https://foo.bar.zz/x", "http://localhost:8080": any host after a scheme
@@ -179,10 +181,25 @@ def _century(short_year: str) -> str:
     return "19" if int(short_year) >= 69 else "20"
 
 
-def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | None:
-    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(int(year) or 2000, month)[1]):
+_FRACTION_BOTTOMS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100})
+
+
+def month_day(first: str, second: str, locale: Locale, ambiguous: bool = False) -> Date | None:
+    """A month and a day written "6/30" (day first where the locale writes it so), or ``None``. ``ambiguous``:
+    a common fraction in its lowest terms ("1/2", "3/4", "7/10") stays one; "5/10" and "6/12" are dates, since
+    nobody writes a fraction so."""
+    a, b = int(first), int(second)
+    month, day = (b, a) if locale.day_first else (a, b)
+    if ambiguous and a < b and b in _FRACTION_BOTTOMS and math.gcd(a, b) == 1:
         return None
-    return Date(year, month, day, day_first=day_first)
+    return _date("", month, day, day_first=locale.day_first)
+
+
+def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | None:
+    leap = 2024  # a year not written: February may have its 29th
+    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(int(year or leap) or 2000, month)[1]):
+        return None
+    return Date(year or None, month, day, day_first=day_first)
 
 
 def shaped(core: str, before: str = "") -> Form | None:

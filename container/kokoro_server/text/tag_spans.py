@@ -30,7 +30,7 @@ from .forms import (
 from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_clock import clock_rules
-from .tag_range import ranged
+from .tag_range import named_range, ranged
 from .tag_shapes import arithmetic
 from .tag_token import VULGAR, classify, quantity, read_number
 from .words_english import AMOUNT_NOUNS, DETERMINERS
@@ -107,6 +107,8 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     mixed = re.fullmatch(r"(?P<top>\d{1,2})/(?P<bottom>\d{1,2})", part) if whole.strip().isdigit() else None
     if mixed is not None and 0 < int(mixed["top"]) < int(mixed["bottom"]):  # "1 1/2 tsp": one and a half
         amount: Form | None = Fraction(mixed["top"], mixed["bottom"], whole.strip())
+    elif not whole and match["n"] in VULGAR:  # "¾ tsp"
+        amount = Fraction(*part.split("/"))
     else:
         amount = quantity(match["n"], locale) or classify(match["n"], locale)
     if isinstance(amount, Signed):  # "~5 min": about five minutes
@@ -149,10 +151,12 @@ def _mixed_fraction(match: re.Match[str], reading: Reading, index: int) -> Form 
 
 
 def _spaced_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    if (named := named_range(match["low"], match["high"], reading.locale)) is not None:
+        return named  # "6/1 – 6/7"
     low, high = quantity(match["low"], reading.locale), quantity(match["high"], reading.locale)
     if low is None or high is None:
         return None
-    return ranged(low, high)
+    return ranged(low, high, (match["low"], match["high"]))
 
 
 _SIDE = re.compile(r"(?P<n>\d{1,5}(?:[.,]\d{1,2})?)\s*(?P<unit>[^\W\d_]+[23²³]?)?")  # "4 ft2": square feet
@@ -262,7 +266,10 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             rf"(?P<whole>\d{{1,3}}){GAP}(?:(?P<top>\d{{1,2}})/(?P<bottom>\d{{1,2}})|(?P<vulgar>[{''.join(VULGAR)}]))",
             _mixed_fraction,
         ),
-        pattern_rule(rf"(?P<low>\S{{1,24}}?){GAP}[-–—]{GAP}(?P<high>\S{{1,24}}?)", _spaced_range),
+        # the high side runs to its token's end: "10,000 steps", not "10" before its comma
+        pattern_rule(
+            rf"(?P<low>\S{{1,24}}?){GAP}[-–—]{GAP}(?P<high>\S{{1,24}}?)(?=[^\s\w]{{0,3}}(?:\s|$))", _spaced_range
+        ),
         pattern_rule(  # "5-Jan-2024", as forms and exports write it
             rf"(?P<day>\d{{1,2}})-(?P<month>{months})-(?P<year>\d{{4}})\b",
             _day_month,

@@ -46,7 +46,7 @@ VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "�
           "⅝": "5/8", "⅞": "7/8", "⅙": "1/6", "⅚": "5/6"}  # fmt: skip
 DASHES = "-–—~〜～"
 # Signs that say something wherever they stand; a token without a digit or one of them is read as written.
-SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥×§")
+SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥×§©→")
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
 _CLOCK = re.compile(
     r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?"
@@ -264,7 +264,7 @@ def _range(core: str, locale: Locale) -> Form | None:
         if (named := named_range(low, high, locale)) is not None:
             return named
         low_form, high_form = quantity(low, locale), quantity(high, locale)
-        if low_form is not None and high_form is not None and (form := ranged(low_form, high_form)) is not None:
+        if low_form is not None and high_form is not None and (form := ranged(low_form, high_form, (low, high))):
             return form
     return None
 
@@ -342,8 +342,10 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
         return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
     if re.fullmatch(r"\d{4}/\d\d", core) and (years := season(*core.split("/"))) is not None:
         return years  # "the 2023/24 season"
-    if re.fullmatch(r"[A-Z]/[A-Z]", core) and locale.language.startswith("en"):
+    if core in ("Y/N", "T/F") and locale.language.startswith("en"):
         return Said(f"{core[0]} or {core[2]}")  # "Reply Y/N": Y or N
+    if re.fullmatch(r"[A-Z]/[A-Z]", core):
+        return Code(core[0] + core[2])  # "an A/B test", "the A/C", "I/O": the letters
     if "/" in core and all(is_word(part) for part in core.split("/")):
         return Word(core.replace("/", " "))  # "and/or", "TCP/IP"
     if "+" in core and locale.language.startswith("en") and (keys := _shortcut(core)) is not None:

@@ -17,17 +17,17 @@ from . import words_romance as romance
 from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Range, Said, Scaled, Year
 from .locales import ROMANCE, Locale
 from .span_rule import Reading, Rule, Span
-from .tag_cues import ADDRESS, CAPITALIZED, ENDS_IN_NAME, FLOOR, STREET, english_rules
+from .tag_cues import ADDRESS, CAPITALIZED, COMPASS_STREET, ENDS_IN_NAME, FLOOR, STREET, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
 from .tag_money import money_rules, sign_money_rules
 from .tag_spans import numeric_rules, sign_rules
-from .tag_token import classify
+from .tag_token import VULGAR, classify
 from .tokens import Token, tokenize
 from .words_english import FUNCTION_WORDS
 
-_NUMERIC_STARTS = frozenset("+-−($€£¥₹.~≈<>≤≥±#")
+_NUMERIC_STARTS = frozenset("+-−($€£¥₹.~≈<>≤≥±#") | frozenset(VULGAR)  # "¾ tsp"
 _BETWEEN = frozenset({"between", "entre", "tra", "fra"})
 
 
@@ -52,7 +52,7 @@ def _rules(locale: Locale) -> Rules:
     if locale.language.startswith("en"):
         for word, found in english_rules().items():
             words[word] = words.get(word, ()) + found
-        numeric = (ADDRESS, FLOOR, *imperial_rules(), *numeric_rules(locale, money_rules(locale)))
+        numeric = (ADDRESS, COMPASS_STREET, FLOOR, *imperial_rules(), *numeric_rules(locale, money_rules(locale)))
         return Rules(numeric, words, (CAPITALIZED, STREET))
     if locale.language in ROMANCE:
         by_word, numeric, capitalized = romance_rules(locale)

@@ -233,6 +233,8 @@ STREET_TYPES = {
     "Terrace": "Terrace", "Circle": "Circle", "Square": "Square", "Loop": "Loop", "Parkway": "Parkway",
     "Highway": "Highway",
 }  # fmt: skip
+# Roads known by a number, in their short forms: "County Rd 12", "Hwy 101", "Rte 9"
+NUMBERED_ROADS = {"Rd": "Road", "Hwy": "Highway", "Rte": "Route", "Rt": "Route", "Fwy": "Freeway", "Pkwy": "Parkway"}
 COMPASS = {
     "N": "North", "S": "South", "E": "East", "W": "West",
     "NE": "Northeast", "NW": "Northwest", "SE": "Southeast", "SW": "Southwest",

@@ -143,7 +143,8 @@ SYMBOLS = {
            "%": PERCENT[lang], "#": {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}[lang],
            "*": {"es": "asterisco", "fr": "étoile", "it": "asterisco", "pt_BR": "asterisco"}[lang],
            "$": CURRENCIES[lang]["USD"][0], "€": CURRENCIES[lang]["EUR"][0], "£": CURRENCIES[lang]["GBP"][0],
-           "§": {"es": "párrafo", "fr": "paragraphe", "it": "paragrafo", "pt_BR": "parágrafo"}[lang]}
+           "§": {"es": "párrafo", "fr": "paragraphe", "it": "paragrafo", "pt_BR": "parágrafo"}[lang],
+           "©": "copyright", "→": {"es": "a", "fr": "à", "it": "a", "pt_BR": "para"}[lang]}
     for lang, words in ADDRESS_SIGNS.items()
 }  # fmt: skip
 LONE_SIGNS = {"es": {"§§": "párrafos"}, "fr": {"§§": "paragraphes"}, "it": {"§§": "paragrafi"},

@@ -1,4 +1,4 @@
-"""Times written across tokens: "3 p.m.", "9:30 am EST", "7:30 am - 9:45 pm", "10:00PST"."""
+"""Times written across tokens: "3 p.m.", "9:30 am EST", "7:30 am - 9:45 pm", "10:00PST", "0900 hours"."""
 
 from __future__ import annotations
 
@@ -56,6 +56,17 @@ def _glued_zone(match: re.Match[str], reading: Reading, index: int) -> Form | No
     return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
 
 
+_TIME_CUES = frozenset("at by until till from to before after since around".split())
+
+
+def _hours_written(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "0900 hours", "at 1430 hrs", "1800 UTC": a 24-hour time in four digits, said as a time; "1200 hours" alone
+    may be how long, so without a leading zero or a zone it is a time only after a word that a time follows."""
+    if not match["zone"] and not match["h"].startswith("0") and reading.core(index - 1).lower() not in _TIME_CUES:
+        return None
+    return Time(int(match["h"]), int(match["m"]), zone=match["zone"], twenty_four=True)
+
+
 def clock_rules() -> tuple[Rule, ...]:
     """The rules of a time with its meridiem or zone, tried at a token with a digit."""
     return (
@@ -71,4 +82,8 @@ def clock_rules() -> tuple[Rule, ...]:
         ),
         pattern_rule(rf"(?P<clock>\S{{3,12}}?){GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
         pattern_rule(r"(?P<clock>\d{1,2}:[0-5]\d)(?P<zone>[A-Z]{1,3}T|UTC|GMT)\b", _glued_zone),
+        pattern_rule(
+            rf"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d){GAP}(?:(?:hours|hrs)\b\.?(?!{GAP}of\b)|(?P<zone>UTC|GMT)\b)",
+            _hours_written,
+        ),
     )

@@ -159,6 +159,16 @@ def _numbered_road(match: re.Match[str], reading: Reading, index: int) -> Form |
     return Joined((Said(NUMBERED_ROADS[match["word"]]), Code(match["n"] + (match["letter"] or ""), "paired")))
 
 
+def _month_or_year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "Oct. 23", "March 3–5, 2025": a day of the month; "Oct 2023", "Oct. '23": a month of a year."""
+    if match["year2"] is None:
+        return _month_day(match, reading, index)
+    month = reading.locale.months[match["month"].rstrip(".").capitalize()]
+    if match["year2"].isdigit():
+        return Date(match["year2"], month, None)
+    return Joined((Date(None, month, None), Year(match["year2"][1:], short=True)))
+
+
 def _zip(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     parts: list[Form] = [Said(STATES[match["state"]]), Code(match["zip"], "digits")]
     if match["plus4"]:
@@ -382,12 +392,9 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         list(_MONTHS),
         pattern_rule(
             rf"(?P<month>{months}|{typed})\.?\s+(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
-            rf"(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th)?)?(?!:)(?:,?\s+(?P<year>\d{{4}}))?|(?P<year2>\d{{4}}))",
-            lambda m, r, i: (
-                _month_day(m, r, i)
-                if m["year2"] is None
-                else Date(m["year2"], r.locale.months[m["month"].rstrip(".").capitalize()], None)
-            ),
+            rf"(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th)?)?(?!:)(?:,?\s+(?P<year>\d{{4}}))?"
+            rf"|(?P<year2>\d{{4}}|['’]\d\d\b))",  # "Oct. '23" too
+            _month_or_year,
         ),
     )
     add(

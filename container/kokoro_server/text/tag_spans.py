@@ -17,6 +17,7 @@ from .forms import (
     Duration,
     Form,
     Fraction,
+    Joined,
     Measure,
     Number,
     Per,
@@ -148,6 +149,17 @@ def _mixed_fraction(match: re.Match[str], reading: Reading, index: int) -> Form 
     if not 0 < top < bottom:
         return None
     return Fraction(match["top"], match["bottom"], match["whole"])
+
+
+_ROOMS = (
+    rf"(?P<beds>\d{{1,2}})(?:{GAP})?(?:bd|br|bed|beds|bdrm)\s?/\s?"
+    rf"(?P<baths>\d{{1,2}}(?:\.5)?)(?:{GAP})?(?:ba|bath|baths)\b"
+)
+
+
+def _rooms(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    whole, _, half = match["baths"].partition(".")
+    return Joined((Measure(Number(match["beds"]), "bd"), Measure(Number(whole, half or None), "ba")))
 
 
 def _spaced_range(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -283,6 +295,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         ),
         PERIOD_YEAR,
     ]
+    if locale.language.startswith("en"):  # "3 bd/2 ba", "2BR/1BA": a home's rooms
+        rules.append(pattern_rule(_ROOMS, _rooms, flags=re.IGNORECASE))
     if locale.language == "fr-fr":  # after the amounts and measures, which read "1 500" themselves
         rules.append(pattern_rule(rf"(?P<n>{_FRENCH_GROUPS}(?:,\d{{1,6}})?)", _french_thousands))
     return tuple(rules)

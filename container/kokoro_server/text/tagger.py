@@ -136,6 +136,8 @@ def _alone(reading: Reading, index: int) -> Form | None:
         return Said(english.ROUND_PLURALS[core])  # "100s of users": hundreds
     if isinstance(form, (Money, Measure)) and _modifies(form) and _before_noun(before, after, locale):
         return replace(form, before_noun=True)  # "a $20 gift card": a twenty-dollar gift card
+    if (masked := _MASKED.fullmatch(core)) is not None or (core.isdigit() and _masked_lead(reading, index)):
+        return Code(masked["digits"] if masked else core, "digits")  # "x4821", "(...4821)": the last digits of a card
     said_digits = _code_before(reading, index) or _called(core, before, after, locale)
     said_digits = said_digits or (len(core) == 5 and after.lower() in _ZIP_AFTER)  # "the 94110 area": a ZIP code
     if isinstance(form, Number) and core.isdigit() and said_digits:
@@ -152,6 +154,19 @@ def _alone(reading: Reading, index: int) -> Form | None:
     if locale.language == "es" and isinstance(form, Ordinal) and noun_after:
         return replace(form, before_noun=True)  # "el 1.º día": el primer día
     return form
+
+
+_MASKED = re.compile(r"[xX*•]{1,12}(?P<digits>\d{4})")
+
+
+def _masked_lead(reading: Reading, index: int) -> bool:
+    """Whether digits follow a mask written apart from them ("...4821", "…4821", "•••• 4821")."""
+    token = reading.tokens[index]
+    if not 3 <= len(token.core) <= 6 or index == 0:
+        return False
+    mask = reading.tokens[index - 1]
+    glued = mask.end == token.start and mask.text.endswith(("...", "…", "*", "•"))
+    return glued or mask.core in ("••••", "****")
 
 
 _ZIP_AFTER = frozenset({"area", "zip", "region", "neighborhood", "district", "postcode", "code"})

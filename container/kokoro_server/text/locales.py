@@ -136,8 +136,8 @@ def locale_of(language: str) -> Locale | None:
             scales=romance.WRITTEN_SCALES[lang],
             abbreviations=romance.ADDRESS_WORDS[lang],
             titles=frozenset(),
-            months=_month_names(romance.MONTHS[lang].split(), short=False),
-            weekdays={},
+            months=_month_names(romance.MONTHS[lang].split(), short=False) | romance.SHORT_MONTHS[lang],
+            weekdays=romance.WEEKDAYS[lang],
             per_words=frozenset(romance.PER_WORDS[lang]) | frozenset(romance.UNIT_WORDS[lang]),
             ordinal=_ORDINALS[lang],
         )

@@ -39,8 +39,9 @@ _DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that writ
 def named_range(low: str, high: str, locale: Locale) -> Form | None:
     """The sides of a dash that are names or times rather than amounts: "Mon–Fri", "M–F", "Jan–Mar", "XS–XL",
     "9.00–17.30", "8a–5p"."""
-    if low in locale.weekdays and high in locale.weekdays:
-        return Range(Said(locale.weekdays[low]), Said(locale.weekdays[high]))
+    first_day, last_day = low.rstrip("."), high.rstrip(".")  # "lun.-ven."
+    if first_day in locale.weekdays and last_day in locale.weekdays:
+        return Range(Said(locale.weekdays[first_day]), Said(locale.weekdays[last_day]))
     days = locale.weekdays.values()
     if low in days and high in days:
         return Range(Said(low), Said(high))  # "Monday–Friday"

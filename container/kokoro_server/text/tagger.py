@@ -132,6 +132,9 @@ def _alone(reading: Reading, index: int) -> Form | None:
         return Said(_currency_plural(locale.currencies[core], locale))  # "**1.234,56 €**": euros, not "euro"
     if core in ("No.", "no.") and after[:1].isdigit() and locale.language.startswith("en"):
         return Said("number")  # "No. 5", "Ref no. 4471"
+    named = core[:-1] in locale.weekdays and core.endswith(".") and before.lower() not in english.DETERMINERS | {"a"}
+    if named and locale.language.startswith("en"):  # not "the Sun."
+        return Said(locale.weekdays[core[:-1]])  # "due EOD Fri.": a weekday's short form with its dot
     if core in english.ROUND_PLURALS and locale.language.startswith("en"):
         return Said(english.ROUND_PLURALS[core])  # "100s of users": hundreds
     if isinstance(form, (Money, Measure)) and _modifies(form) and _before_noun(before, after, locale):

@@ -191,7 +191,7 @@ CODE_NAMES = (
 # Places said as people say them aloud: "room 1204" is "twelve oh four", "gate B12" "B twelve".
 PLACES = (
     "room|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker"
-    "|cabin|berth|stand|hall|lot|level|highway|hwy|interstate|port|error|http"
+    "|cabin|berth|stand|hall|lot|level|highway|hwy|interstate|port|error|http|exit|suite|unit|building|bldg|wing"
 )
 FRACTION_DENOMINATORS = {
     2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"), 6: ("sixth", "sixths"),

@@ -93,6 +93,22 @@ MONTHS = {
     "it": "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
     "pt_BR": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
 }
+# Months' short forms that are no other word ("3 déc.", "15 ene."): "mar", "may", "juin" and the like are left out.
+SHORT_MONTHS = {
+    "es": {"ene": 1, "feb": 2, "abr": 4, "ago": 8, "sept": 9, "oct": 10, "nov": 11, "dic": 12},
+    "fr": {"janv": 1, "févr": 2, "avr": 4, "juil": 7, "sept": 9, "oct": 10, "nov": 11, "déc": 12},
+    "it": {"gen": 1, "feb": 2, "apr": 4, "mag": 5, "giu": 6, "lug": 7, "ago": 8, "sett": 9, "ott": 10, "nov": 11,
+           "dic": 12},
+    "pt_BR": {"jan": 1, "fev": 2, "abr": 4, "ago": 8, "set": 9, "out": 10, "nov": 11, "dez": 12},
+}  # fmt: skip
+# Weekdays' short forms -> the day's name ("lun. 15/12"); those that are also a month's ("mar") are left out.
+WEEKDAYS = {
+    "es": {"lun": "lunes", "mié": "miércoles", "jue": "jueves", "vie": "viernes", "sáb": "sábado", "dom": "domingo"},
+    "fr": {"lun": "lundi", "mer": "mercredi", "jeu": "jeudi", "ven": "vendredi", "sam": "samedi", "dim": "dimanche"},
+    "it": {"lun": "lunedì", "mer": "mercoledì", "gio": "giovedì", "ven": "venerdì", "sab": "sabato",
+           "dom": "domenica"},
+    "pt_BR": {"seg": "segunda", "qua": "quarta", "qui": "quinta", "sex": "sexta", "sáb": "sábado", "dom": "domingo"},
+}  # fmt: skip
 # What may follow "/" in a rate -> what is said for it ("12,99 €/mes": doce euros... al mes).
 PER_WORDS = {
     "es": {"mes": "al mes", "año": "al año", "día": "al día", "semana": "a la semana", "h": "por hora",
@@ -335,6 +351,7 @@ DATE_CUES = {
     "it": "entro il|fino al|a partire dal|dal|scadenza|giorno|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica",
     "pt_BR": "até|desde|a partir de|dia|vence em|vencimento|segunda|terça|quarta|quinta|sexta|sábado|domingo",
 }
+DATE_CUES = {lang: "|".join((cues, *WEEKDAYS[lang])) for lang, cues in DATE_CUES.items()}  # "lun. 15/12" too
 AMBIGUOUS_DATE_CUES = {"es": "el|del|al", "fr": "le|du|au", "it": "il|al|del", "pt_BR": "em|de|a"}
 # Words after which a time is written with a dot ("alle 15.30", "a las 9.00", "às 18.30").
 DOTTED_TIME_CUES = {

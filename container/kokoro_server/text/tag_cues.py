@@ -103,6 +103,10 @@ def _month_day(match: re.Match[str], reading: Reading, index: int) -> Form | Non
     day = int(match["day"])
     if not 1 <= day <= 31:
         return None
+    if match.groupdict().get("month2"):  # "Nov 28 – Dec 1": both dates whole
+        last_day = int(match["day2"])
+        last_month = reading.locale.months[match["month2"].rstrip(".").capitalize()]
+        return Range(Date(None, month, day), Date(match["year"], last_month, last_day)) if last_day <= 31 else None
     if match["to"]:  # "May 3–7, 2026": the third to the seventh, then the year
         last: Form = Date(None, None, int(match["to"]))
         return Range(Date(None, month, day), Joined((last, Year(match["year"]))) if match["year"] else last)
@@ -392,7 +396,9 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         list(_MONTHS),
         pattern_rule(
             rf"(?P<month>{months}|{typed})\.?\s+(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
-            rf"(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th)?)?(?!:)(?:,?\s+(?P<year>\d{{4}}))?"
+            rf"(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th)?"
+            rf"|\s?[-–—]\s?(?P<month2>{months}|{typed})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?)?"  # "Nov 28 – Dec 1"
+            rf"(?!:)(?:,?\s+(?P<year>\d{{4}}))?"
             rf"|(?P<year2>\d{{4}}|['’]\d\d\b))",  # "Oct. '23" too
             _month_or_year,
         ),

@@ -135,6 +135,9 @@ def _alone(reading: Reading, index: int) -> Form | None:
     named = core[:-1] in locale.weekdays and core.endswith(".") and before.lower() not in english.DETERMINERS | {"a"}
     if named and locale.language.startswith("en"):  # not "the Sun."
         return Said(locale.weekdays[core[:-1]])  # "due EOD Fri.": a weekday's short form with its dot
+    if form is None and before.lower() == "per" and locale.language.startswith("en"):
+        if (unit := locale.unit(core.rstrip("."))) in english.UNITS and len(core) > 1:
+            return Said(english.UNITS[unit][0])  # "$12–$15 per lb": per pound
     if core in english.ROUND_PLURALS and locale.language.startswith("en"):
         return Said(english.ROUND_PLURALS[core])  # "100s of users": hundreds
     if isinstance(form, (Money, Measure)) and _modifies(form) and _before_noun(before, after, locale):

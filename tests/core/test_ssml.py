@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -26,6 +25,7 @@ from kokoro_core.ssml import (
     parse_ssml,
     written_text,
 )
+from tests.scaling import assert_linear
 
 
 def test_a_document_becomes_words_pauses_marks_and_sentence_ends() -> None:
@@ -132,19 +132,11 @@ def test_hostile_documents_are_refused_at_the_first_limit_passed() -> None:
 
 
 def test_parsing_is_linear_in_the_document() -> None:
-    """Twice the text takes about twice the time, never four times: compared side by side, not timed."""
+    """Eight times the text takes about eight times as long, never sixty-four."""
     piece = "Your order <say-as interpret-as='digits'>58</say-as> ships &amp; arrives soon. <break time='1ms'/>"
 
-    def seconds(count: int) -> float:
-        document = "<speak>" + piece * count + "</speak>"
-        started = time.perf_counter()
-        for _ in range(5):
-            parse_ssml(document)
-        return time.perf_counter() - started
-
-    seconds(100)  # warm
-    small, large = min(seconds(100) for _ in range(3)), min(seconds(800) for _ in range(3))
-    assert large < 8 * 2.5 * small, (small, large)  # 8 times the text: linear with room, far from 64 times
+    small, large = ("<speak>" + piece * count + "</speak>" for count in (100, 800))
+    assert_linear(parse_ssml, small, large, 8)
 
 
 def test_paragraph_pauses_do_not_count_toward_the_break_limit_and_schema_attributes_are_accepted() -> None:

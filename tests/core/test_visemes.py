@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 from kokoro_onnx.config import DEFAULT_VOCAB
 
 from kokoro_core.visemes import UNKNOWN_VISEME, VISEMES, PhonemeGroup, phoneme_groups, viseme_of
+from tests.scaling import assert_linear
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "visemes.md").read_text(encoding="utf-8")
@@ -134,13 +134,11 @@ def test_any_text_never_raises(text: str) -> None:
     assert viseme_of(text) in VISEMES
 
 
-def test_linear_time() -> None:
-    # Long runs of marks and a long text: a quadratic cut would take minutes, a linear one milliseconds.
-    for tokens in ("a" + "ː" * 200_000, "ˈ" * 200_000 + "a", "həlˈoʊ wˈɜːld, " * 20_000):
-        started = time.perf_counter()
-        groups = phoneme_groups(tokens)
-        assert time.perf_counter() - started < 5
-        assert groups
+def test_long_runs_of_marks_and_long_texts_are_cut_in_linear_time() -> None:
+    for make in (lambda n: "a" + "ː" * n, lambda n: "ˈ" * n + "a", lambda n: "həlˈoʊ wˈɜːld, " * (n // 10)):
+        small, large = make(25_000), make(200_000)
+        assert phoneme_groups(large)
+        assert_linear(phoneme_groups, small, large, 8, large[:12])
 
 
 def test_the_doc_table_is_visemes() -> None:

@@ -4,13 +4,12 @@ cut anywhere, never said or shown as marks; and what an English voice does with 
 
 from __future__ import annotations
 
-import time
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kokoro_server.text.foreign import LANGUAGES, labeled, marked, segments, unmarked
 from kokoro_server.text.reading import said_shown, said_text
+from tests.scaling import assert_linear
 
 
 def test_a_marked_span_is_read_in_its_language_and_the_rest_in_the_voices() -> None:
@@ -85,14 +84,6 @@ def test_cut_anywhere_each_character_is_read_in_the_language_it_is_read_in_whole
 
 
 def test_finding_spans_takes_time_in_proportion_to_the_text() -> None:
-    def seconds(text: str) -> float:
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            said_text(text, "en-us")
-            best = min(best, time.perf_counter() - started)
-        return best
-
     for unit in ("王 a ", "王小明 and ", f"{marked('rue', 'fr-fr')} ", "नमस्ते "):
         short, long = unit * (2_500 // len(unit)), unit * (20_000 // len(unit))
-        assert seconds(long) / seconds(short) < 32, unit  # linear is 8x; quadratic would be 64x
+        assert_linear(lambda text: said_text(text, "en-us"), short, long, 8, unit)

@@ -9,8 +9,8 @@ quadratic rule would.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,7 @@ from kokoro_bench.normalize_unseen import Form, load_forms
 from kokoro_bench.normalize_unseen import passes as unseen_passes
 from kokoro_server.text.normalize import normalize
 from kokoro_server.text.reading import said_text
+from tests.scaling import assert_linear
 
 CASES = load_cases()
 # Kinds that Hindi and Japanese text does not write (a Japanese text writes "エリザベス2世" and its own
@@ -93,22 +94,11 @@ HOSTILE = {
 LANGUAGES = ("en-us", "es", "fr-fr", "it", "pt-br", "hi", "ja")
 
 
-def _seconds(text: str, language: str) -> float:
-    best = float("inf")
-    for _ in range(3):  # the best of three: a busy machine slows some runs, never speeds one up
-        start = time.perf_counter()
-        normalize(text, language)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 @pytest.mark.parametrize("unit", HOSTILE.values(), ids=HOSTILE.keys())
 def test_hostile_texts_take_time_in_proportion_to_their_length(unit: str) -> None:
     for language in LANGUAGES:
         short, long = unit * (2_500 // len(unit)), unit * (20_000 // len(unit))
-        ratio = _seconds(long, language) / max(_seconds(short, language), 1e-6)
-        # Linear is 8x; a quadratic rule would take 64x. Half of that leaves room for a busy machine.
-        assert ratio < 32, f"{language}: 8x the text took {ratio:.0f}x the time (quadratic would be 64x)"
+        assert_linear(partial(normalize, language=language), short, long, 8, language)
 
 
 def test_twenty_thousand_numeral_letters_pass_through() -> None:

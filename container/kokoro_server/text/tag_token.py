@@ -39,7 +39,7 @@ from .forms import (
 )
 from .locales import Locale
 from .tag_range import named_range, ranged
-from .tag_shapes import arithmetic, dated, digit_plural, electronic, season, shaped, telephone
+from .tag_shapes import arithmetic, dated, digit_plural, electronic, month_day, season, shaped, telephone
 from .tokens import is_word, sayable
 
 VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
@@ -54,6 +54,8 @@ _CLOCK = re.compile(
     re.IGNORECASE,
 )
 _FRENCH_CLOCK = re.compile(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)?")
+# "08/29", "12/05": nobody pads a fraction's or a score's numbers with a zero, so these are a month and a day.
+_PADDED_MONTH_DAY = re.compile(r"(?=0|\d\d/0)(?P<a>\d\d)/(?P<b>\d\d)")
 _FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})(?i:st|nd|rd|th)?(?i:s)?")  # "3/8ths", "2/3RDS"
 
 
@@ -157,6 +159,8 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return Scaled(_number(match, locale), locale.scales[match["scale"]])
     if (match := locale.ordinal.fullmatch(core)) is not None:
         return ordinal(match)
+    if (match := _PADDED_MONTH_DAY.fullmatch(core)) and (padded := month_day(match["a"], match["b"], locale)):
+        return padded
     if (fraction := _fraction(core)) is not None:
         return fraction
     if (match := _CLOCK.fullmatch(core)) is not None:

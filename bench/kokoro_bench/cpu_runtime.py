@@ -1,6 +1,6 @@
 """ONNX Runtime versions on this CPU, and this project's engine against kokoro-onnx's own Kokoro.create.
 
-    uv run python -m kokoro_bench.cpu_runtime [--versions 1.26.0,1.32.0] [--rounds 3] [--out docs/bench]
+    uv run python -m kokoro_bench.cpu_runtime [--versions 1.32.0] [--peers 1.26.0,1.32.0] [--rounds 3] [--out DIR]
 
 Every configuration runs as its own process in its own virtual environment (made once with uv, under
 the cache folder), and the configurations take turns round by round, so they share the machine's
@@ -9,8 +9,9 @@ state. The same int8 model, voice and corpus for all:
   the server plans them, with text normalization off so that both say the same words;
 - ``engine-convinteger@V`` (V the last of ``--versions``): the same, with the int8 model's convolutions left
   as ``ConvInteger`` (``kokoro_server.engine.integer_conv``), to show what that rewrite gains;
-- ``kokoro-onnx@1.26.0``: kokoro-onnx 0.6.1's ``Kokoro.create`` on each whole reply with the ONNX
-  Runtime the project pinned before, the setup a user would otherwise pick;
+- ``kokoro-onnx@V`` for each V of ``--peers``: kokoro-onnx 0.6.1's ``Kokoro.create`` on each whole reply, the
+  setup a user would otherwise pick; the last (by default ONNX Runtime 1.32, the best a user can install)
+  is the baseline every speed-up is measured against;
 - with ``--openvino V``, ``openvino-f32@V`` and ``openvino-bf16@V``: OpenVINO V on the CPU, running the
   float graph rebuilt from the int8 weights (``float_model``; OpenVINO runs the int8 graph's dynamic
   quantization slower than ONNX Runtime does) on each whole reply as ``Kokoro.create`` splits it, at
@@ -37,7 +38,7 @@ import time
 import wave
 from pathlib import Path
 
-BASELINE = "kokoro-onnx@1.26.0"
+PEERS = "1.26.0,1.32.0"
 VOICE = "af_heart"
 SAMPLE_RATE = 24_000
 
@@ -217,6 +218,7 @@ def main() -> None:
     parser.add_argument(
         "--versions", default="1.26.0,1.29.0,1.31.1,1.32.0", help="ONNX Runtime versions for the engine"
     )
+    parser.add_argument("--peers", default=PEERS, help="ONNX Runtime versions for kokoro-onnx (the last: the baseline)")
     parser.add_argument("--openvino", help="an OpenVINO version to run the float graph on, at f32 and bf16")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--replies", type=int, default=12, help="how many corpus replies (from the first)")
@@ -239,7 +241,9 @@ def main() -> None:
         args.model_dir = model_directory()
     texts = dict(list(load_replies(AGENT_REPLIES).items())[: args.replies])
     versions = args.versions.split(",")
-    configurations = [f"engine@{version}" for version in versions] + [f"engine-convinteger@{versions[-1]}", BASELINE]
+    peers = [f"kokoro-onnx@{version}" for version in args.peers.split(",")]
+    baseline = peers[-1]
+    configurations = [f"engine@{version}" for version in versions] + [f"engine-convinteger@{versions[-1]}", *peers]
     if args.openvino:
         configurations += [f"openvino-{precision}@{args.openvino}" for precision in ("f32", "bf16")]
     scratch = Path(tempfile.mkdtemp(prefix="cpu-runtime-"))
@@ -283,12 +287,12 @@ def main() -> None:
             "audio_s": round(runs[0]["audio_s"], 1),
             "speedup_vs_baseline": None,
             "words_differing_from_baseline": round(
-                statistics.mean(word_error_rate(heard[BASELINE][n], heard[configuration][n]) for n in texts), 3
+                statistics.mean(word_error_rate(heard[baseline][n], heard[configuration][n]) for n in texts), 3
             ),
         }
     for configuration in configurations:
         summary[configuration]["speedup_vs_baseline"] = round(
-            summary[BASELINE]["synth_s_median"] / summary[configuration]["synth_s_median"], 2
+            summary[baseline]["synth_s_median"] / summary[configuration]["synth_s_median"], 2
         )
     result = {
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
@@ -308,7 +312,7 @@ def main() -> None:
             f"`uv run python -m kokoro_bench.cpu_runtime {shlex.join(sys.argv[1:])}` on {platform.platform()}, "
             f"{os.cpu_count()} CPUs; {len(texts)} corpus replies, voice {VOICE}, int8 model; configurations "
             "alternate round by round. Words differing: word error rate of pocketsphinx's transcript against "
-            f"its transcript of {BASELINE}'s audio.",
+            f"its transcript of {baseline}'s audio.",
             "",
             "| configuration | runtime | RTF (median) | synthesis s | speed-up vs baseline | words differing |",
             "| --- | --- | ---: | ---: | ---: | ---: |",

@@ -58,11 +58,12 @@ def venv(name: str, packages: list[str]) -> Path:
 def project_sources(folder: Path) -> Path:
     """The project's engine and what it imports, copied out alone, so a configuration's environment
     imports them without the rest of this environment (another ONNX Runtime, say)."""
+    import kokoro_bench
     import kokoro_core
     import kokoro_server
     import kokoro_tools
 
-    for package in (kokoro_core, kokoro_server, kokoro_tools):
+    for package in (kokoro_bench, kokoro_core, kokoro_server, kokoro_tools):
         source = Path(package.__file__).parent
         shutil.copytree(source, folder / source.name, ignore=shutil.ignore_patterns("__pycache__"))
     return folder
@@ -71,8 +72,16 @@ def project_sources(folder: Path) -> Path:
 def runtime_python(configuration: str) -> Path:
     kind, version = configuration.split("@")
     # The worker imports the engine, whose text pipeline needs num2words (kokoro_server.text.spoken) and whose
-    # word times need onnx (kokoro_server.engine.durations), whichever configuration it runs.
-    common = ["kokoro-onnx==0.6.1", "numpy==2.5.5", "num2words==0.5.14", "onnx==1.23.2"]
+    # word times need onnx (kokoro_server.engine.durations), and kokoro_core its validation (pydantic) and SSML
+    # parser (defusedxml), whichever configuration it runs.
+    common = [
+        "kokoro-onnx==0.6.1",
+        "numpy==2.5.5",
+        "num2words==0.5.14",
+        "onnx==1.23.2",
+        "pydantic==2.14.4",
+        "defusedxml==0.7.1",
+    ]
     if kind.startswith("openvino"):
         return venv(f"openvino-{version}", [f"openvino=={version}", "onnxruntime==1.32.0", *common])
     return venv(f"ort-{version}", [f"onnxruntime=={version}", *common])

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from kokoro_core.ssml import READ_LANGUAGES, language_of_tag
+
 from .normalize_kinds import Case, read_table
 from .normalize_unseen import passes
 
@@ -38,12 +40,17 @@ class Row:
 
 
 def load(folder: Path) -> list[Row]:
+    """The rows of every table in ``folder``; a language is a BCP 47 tag ("fr", "pt-BR"), read as the server
+    reads ``xml:lang``, so that a set written with everyday tags is not passed through unread."""
     rows = []
     for path in sorted(folder.glob("*.tsv")):
         for case in read_table(path):
+            language = language_of_tag(case.language)
+            if language is None:
+                raise ValueError(f"{path}: no reader for language {case.language!r}; readers: {READ_LANGUAGES}")
             written_groups = "|".join(case.accepted).split(GROUPS)
             groups = tuple(tuple(reading.strip() for reading in group.split("|")) for group in written_groups)
-            rows.append(Row(path.stem, case.kind, case.language, case.written, groups))
+            rows.append(Row(path.stem, case.kind, language, case.written, groups))
     return rows
 
 

@@ -34,6 +34,7 @@ class Fraction:
     top: str
     bottom: str
     whole: str | None = None  # a mixed number: "2 3/4"
+    part: bool = False  # a part of what follows: "1/10 of the seats" is a tenth, never a score
 
 
 @dataclass(frozen=True)

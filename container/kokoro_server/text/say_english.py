@@ -103,6 +103,9 @@ def _(form: Fraction, british: bool) -> str:
         return "fifty-fifty"
     if form.whole is None and "." not in top and bottom and float(top) > bottom:
         return f"{spoken.number(top, british)} over {spoken.cardinal(bottom, british)}"  # "128/82": a reading
+    of_what = form.part and form.whole is None and top.isdigit() and 0 < int(top) < bottom <= 1000
+    if of_what and bottom not in FRACTION_DENOMINATORS:  # "1/10 of", "3/5 of": one tenth, three fifths
+        return f"{spoken.cardinal(top, british)} {spoken.ordinal(bottom, british)}{'' if top == '1' else 's'}"
     if "." in top or bottom == 0 or float(top) >= bottom or bottom not in FRACTION_DENOMINATORS:
         whole = f"{spoken.cardinal(form.whole, british)} and " if form.whole else ""
         return f"{whole}{spoken.number(top, british)} out of {spoken.cardinal(bottom, british)}"
@@ -253,8 +256,10 @@ def _with_amount(form: Money | Percent | Measure, amount: Number) -> Form:
 
 @_say.register
 def _(form: Signed, british: bool) -> str:
-    if form.sign == "+":
-        return f"{say(form.what, british)} plus"  # "5+ years": five plus years
+    if form.sign == "+":  # "5+ years", "10+ hrs": ten plus hours, the sign after the number
+        said = say(form.what, british)
+        amount = say(form.what.amount, british) if isinstance(form.what, Measure) else None
+        return f"{amount} plus{said[len(amount) :]}" if amount and said.startswith(amount) else f"{said} plus"
     return f"{QUALIFIERS[form.sign]} {say(form.what, british)}"
 
 

@@ -213,11 +213,32 @@ def _street_or_saint(reading: Reading, index: int) -> Span | None:
             if named and (not after or after[:1].islower() or after[:1] in ",;")
             else None
         )
-    if named or (not after[:1].isupper() and token.core == "St."):
+    if named or _ordinal_name(before) or (not after[:1].isupper() and token.core == "St."):
         return Span(index, index, Said("Street"))
     if not after[:1].isupper():
         return None  # a bare "St" neither after a name nor before one: letters of a code, perhaps
     return Span(index, index, Said("Saint"), dot="never")
+
+
+def _ordinal_name(word: str) -> bool:
+    return re.fullmatch(r"\d{1,3}(?:st|nd|rd|th)", word) is not None  # "5th", "42nd": a numbered street
+
+
+# The short forms of street types that "St" and "Dr" do not share a spelling with: "5th Ave", "Elm Blvd"
+_SHORT_TYPES = {short for short, full in STREET_TYPES.items() if short != full and short not in ("St", "Dr")}
+
+
+def _street_type(reading: Reading, index: int) -> Span | None:
+    """A street type's short form after the street's name, a numbered one ("5th Ave and 42nd St.") or a
+    capitalized word that does not start the sentence ("on Elm Blvd"); not a code's letters ("Sq 4")."""
+    short = reading.tokens[index].core.rstrip(".")
+    before = reading.core(index - 1)
+    if short not in _SHORT_TYPES:
+        return None
+    named = re.fullmatch(r"[A-Z][a-z]+", before) is not None and not _starts_sentence(reading, index - 1)
+    if not named and not _ordinal_name(before):
+        return None
+    return Span(index, index, Said(STREET_TYPES[short]))
 
 
 def _starts_sentence(reading: Reading, index: int) -> bool:
@@ -288,7 +309,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         PLACES,
         pattern_rule(
-            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b|\s?(?i:[ap]\.?m)\b)",
+            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b|\s?(?i:[ap]\.?m)\b|\s?[x×]\s?\d)",
             _code("paired"),
         ),
     )
@@ -388,6 +409,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         ),
     )
     add("st.|dr.", _street_or_saint)
+    add(sorted(_SHORT_TYPES), _street_type)
     months = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
     # As people type them too ("july 25 2012", "DEC 25"), but "may", which is mostly the verb.
     typed_names = [m.lower() for m in _MONTHS if m != "May"] + [m.upper() for m in _MONTHS]

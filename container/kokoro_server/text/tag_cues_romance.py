@@ -107,6 +107,17 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
     add(parts, pattern_rule(rf"(?P<name>{'|'.join(parts)})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _part(lang)))
     century = words.CENTURY[lang]
     add([century], pattern_rule(rf"(?P<name>{century})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _century(lang)))
+    # "mar. 3 juin", "sáb. 14/06": a weekday's short form before a date is the day's name
+    weekdays = {**words.WEEKDAYS[lang], **words.WEEKDAYS_BEFORE_DATE[lang]}
+    months = "|".join(sorted((re.escape(month) for month in locale.months), key=len, reverse=True))
+    add(
+        list(weekdays),
+        pattern_rule(
+            rf"(?i:(?P<day>{'|'.join(weekdays)}))\.?"
+            rf"(?=,?\s{{1,3}}\d{{1,2}}(?:er|º|ª)?(?:\s{{1,3}}(?:de\s{{1,3}})?(?i:{months})\b|/\d))",
+            lambda m, r, i: Said(weekdays[m["day"].lower()]),
+        ),
+    )
     numeric: list[Rule] = [
         # "las 14:30 h", "às 9:00 h": the hour's sign after a time says nothing more
         pattern_rule(r"(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)\s?h\.?", lambda m, r, i: Time(int(m["h"]), int(m["m"]))),

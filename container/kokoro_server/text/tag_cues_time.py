@@ -34,7 +34,8 @@ def _cue(match: re.Match[str], group: str, locale: Locale) -> Word | Said:
 def _date(ambiguous: bool) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
         # "from 3/10–3/14": two month-days joined make a range of dates even after a cue that fractions follow
-        date = month_day(match["a"], match["b"], reading.locale, ambiguous and match["a2"] is None)
+        fraction_follows = ambiguous and (match.group().split()[0].lower() != "by" or _changes(reading, index))
+        date = month_day(match["a"], match["b"], reading.locale, fraction_follows and match["a2"] is None)
         if date is None:
             return None
         if match["a2"] is None:
@@ -43,6 +44,14 @@ def _date(ambiguous: bool) -> Build:
         return Joined((_cue(match, "a", reading.locale), Range(date, until))) if until is not None else None
 
     return build
+
+
+def _changes(reading: Reading, index: int) -> bool:
+    """Whether "by" follows a change of an amount ("cut it by 1/2", "multiply by 3/4"): then a fraction follows;
+    after anything else "by" sets a deadline ("submit the form by 3/4"). English's "by" only."""
+    if not reading.locale.language.startswith("en"):
+        return True
+    return any(reading.core(before).lower() in english.CHANGE_WORDS for before in range(max(0, index - 3), index))
 
 
 def _time(hour: str, minute: str) -> Time:

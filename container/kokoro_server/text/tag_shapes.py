@@ -30,6 +30,7 @@ from .forms import (
     Year,
 )
 from .locales import Locale
+from .words_english import POWER
 
 # A sum as written: numbers and operators, then "=" and its result ("10-4=6", "3 × 4 = 12"). The "=" decides
 # that "-" is minus, not a range's "to", and "x" times, not "by".
@@ -202,6 +203,26 @@ def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | No
     return Date(year or None, month, day, day_first=day_first)
 
 
+_RESOLUTION = re.compile(r"(?P<lines>480|576|720|1080|1440|2160|4320)(?P<scan>[pi])|(?P<k>[2458])K")
+# What a "4K" names when it is a picture's size, not four thousand ("4K TV", "shot in 4K", not "a 4K bonus")
+_PICTURE_WORDS = frozenset(
+    "tv tvs video videos display displays monitor monitors screen screens resolution hdr uhd camera cameras"
+    " projector content streaming footage blu-ray oled qled panel".split()
+)
+
+
+def resolution(core: str, before: str, after: str) -> Form | None:
+    """A picture's size: "1080p" (ten eighty p), "720i"; "4K", "8K" before a picture's word or after "in"."""
+    match = _RESOLUTION.fullmatch(core)
+    if match is None:
+        return None
+    if match["lines"]:
+        return Joined((Code(match["lines"], "paired"), Word(match["scan"])))
+    if before.lower() != "in" and after.lower() not in _PICTURE_WORDS and not _RESOLUTION.fullmatch(after):
+        return None
+    return Joined((Number(match["k"]), Word("K")))
+
+
 def shaped(core: str, before: str = "") -> Form | None:
     """Multipliers ("2x", "x2"; "a 10x engineer" after an article), sizes ("1920x1080"), IP addresses, versions
     ("v2.4.1", "1.2.3"), ratios ("16:9") and periods ("Q3", "Q2'25", "FY2026"; "H1" alone is left to context)."""
@@ -231,6 +252,20 @@ def _plain_number(written: str) -> Number:
     """ "2", "1.5": the numbers of a multiplier or a size, written with a dot in every language."""
     whole, dot, fraction = written.partition(".")
     return Number(whole, fraction if dot else None)
+
+
+_POWER = re.compile(r"(?P<base>\d{1,7}(?:\.\d{1,4})?)\^(?P<exponent>-?\d{1,3})")
+
+
+def power(text: str, locale: Locale) -> Form | None:
+    """ "2^10", "10^-3": a number to a power, as typed where superscripts cannot be (English only)."""
+    match = _POWER.fullmatch(text) if locale.language.startswith("en") else None
+    if match is None:
+        return None
+    whole, _, fraction = match["base"].partition(".")
+    exponent = match["exponent"]
+    return Joined((Number(whole, fraction or None), Said(POWER),
+                   Number(exponent.lstrip("-"), negative=exponent.startswith("-"))))  # fmt: skip
 
 
 def arithmetic(text: str, locale: Locale) -> Form | None:

@@ -115,12 +115,16 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     if isinstance(amount, Signed):  # "~5 min": about five minutes
         inner = _measured(amount.what, unit, per, False)
         return Signed(amount.sign, inner) if inner is not None else None
+    modifier = _describes(match, reading, index) and not (isinstance(amount, Number) and amount.fraction)
+    return _measured(amount, unit, per, modifier)
+
+
+def _describes(match: re.Match[str], reading: Reading, index: int) -> bool:
+    """Whether a measure describes the noun after it: "a 5 km run", "the 5 km race" (not "the 5 km.")."""
     before = reading.core(index - 1).lower()
     following = match.string[match.end() : match.end() + 24].split()
     named = bool(following) and following[0].lower().rstrip(".,;:!?") in AMOUNT_NOUNS
-    describes = before in ("a", "an", "one") or (before in DETERMINERS and named)  # "the 5 km race", not "the 5 km."
-    modifier = describes and not (isinstance(amount, Number) and amount.fraction)
-    return _measured(amount, unit, per, modifier)
+    return before in ("a", "an", "one") or (before in DETERMINERS and named)
 
 
 def _measured(amount: Form | None, unit: str, per: str | None, modifier: bool) -> Form | None:
@@ -189,7 +193,8 @@ def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Fo
         unit not in reading.locale.units and unit not in reading.locale.spaced_units for unit in units
     ):
         return None
-    return Dimensions(tuple(sides), unit=next(iter(units), None))
+    unit = next(iter(units), None)
+    return Dimensions(tuple(sides), unit, before_noun=unit is not None and _describes(match, reading, index))
 
 
 def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -233,7 +238,7 @@ class Rules:
 def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     """The rules whose span starts at a number or a sign: telephone numbers, amounts (``money``, the language's
     rules of money written apart: ``tag_money``), measures, times..."""
-    units = "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
+    units = _units_pattern(locale)
     written = set(locale.months)
     if locale.language.startswith("en"):  # "25 july 2012", "5 DEC", as people type them; not "may", mostly a verb
         written |= {month.lower() for month in locale.months if month != "May"} | {m.upper() for m in locale.months}
@@ -242,7 +247,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     side = r"\d{1,5}(?:[.,]\d{1,2})?"
     lengths = r"(?:inches|inch|in|feet|foot|ft|cm|mm|km|m|yd|meters|metres)\b"
     mixed = rf"\d{{1,3}}{GAP}(?:\d{{1,2}}/\d{{1,2}}|[{''.join(VULGAR)}])"  # "1 1/2 tsp", "1 ¾ cups"
-    value = rf"{QUALIFIER}?(?:{mixed}|{number}(?:[-–—]{number})?|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
+    # "10+ hrs": a lower bound, its unit after the sign
+    value = rf"{QUALIFIER}?(?:{mixed}|{number}(?:[-–—]{number})?|{number}\+|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [
         pattern_rule(  # "5 - 3 = 2": a sum written apart
             r"(?P<sum>\d{1,7}(?: [-−+*×x/÷] \d{1,7}){1,4} = \d{1,9})", lambda m, r, i: arithmetic(m["sum"], r.locale)
@@ -322,6 +328,16 @@ def scale_words(locale: Locale) -> str:
     return "|".join(re.escape(scale) for scale in words) or "(?!)"
 
 
+def _units_pattern(locale: Locale) -> str:
+    return "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
+
+
+def _qualified_measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "≈ 40 km", "< 5 kg": a sign written apart from the measure it qualifies."""
+    measure = _measure(match, reading, index)
+    return Signed(match["sign"], measure) if measure is not None else None
+
+
 def _all_units(locale: Locale) -> list[str]:
     written = set(locale.units) | set(locale.spaced_units)
     written |= {
@@ -335,9 +351,14 @@ def _all_units(locale: Locale) -> list[str]:
 
 def sign_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     """Rules that start at a sign written apart: "≥ 18", "≈ 30", and periods of a year ("Q4 2025")."""
-    qualified = pattern_rule(rf"(?P<sign><=|>=|[~≈<>≤≥±]){GAP}(?P<n>\S{{1,24}}?)", _qualified)
+    sign = r"(?P<sign><=|>=|[~≈<>≤≥±])"
+    measure = pattern_rule(
+        rf"{sign}{GAP}(?P<n>{number_pattern(locale)}){GAP}(?P<unit>(?:{_units_pattern(locale)})(?:/\w{{1,6}})?)\.?",
+        _qualified_measure,
+    )
+    qualified = pattern_rule(rf"{sign}{GAP}(?P<n>\S{{1,24}}?)", _qualified)
     rules: dict[str, tuple[Rule, ...]] = {
-        sign: (qualified,) for sign in ("~", "≈", "<", ">", "≤", "≥", "<=", ">=", "±")
+        sign: (measure, qualified) for sign in ("~", "≈", "<", ">", "≤", "≥", "<=", ">=", "±")
     }
     for period in ("q1", "q2", "q3", "q4", "h1", "h2", "fy", "1q", "2q", "3q", "4q"):
         rules[period] = (PERIOD_YEAR,)

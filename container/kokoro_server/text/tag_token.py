@@ -18,6 +18,7 @@ from functools import cache
 from .forms import (
     Code,
     Decade,
+    Dimensions,
     Duration,
     Form,
     Fraction,
@@ -39,7 +40,18 @@ from .forms import (
 )
 from .locales import Locale
 from .tag_range import named_range, ranged
-from .tag_shapes import arithmetic, dated, digit_plural, electronic, month_day, season, shaped, telephone
+from .tag_shapes import (
+    arithmetic,
+    dated,
+    digit_plural,
+    electronic,
+    month_day,
+    power,
+    resolution,
+    season,
+    shaped,
+    telephone,
+)
 from .tokens import is_word, sayable
 
 VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
@@ -108,8 +120,12 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"
         return _word(core, locale)
-    form = arithmetic(core, locale) if "=" in core else None
+    form = arithmetic(core, locale) if "=" in core else power(core, locale) if "^" in core else None
+    if locale.language.startswith("en"):
+        form = form or resolution(core, before, after)
     form = form or _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
+    if isinstance(form, Time) and locale.language.startswith("en") and _elapsed(core, form, before, after):
+        form = Duration(form.hour, form.minute or 0, form.second or 0)
     if form is None:
         form = _range(core, locale) or _compound(core, locale)
     if form is None:
@@ -120,6 +136,20 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
             return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
     return form or digit_plural(core, locale, before) or Code(core)
+
+
+# Words before a clock's time: after them, "9:15:30" is when ("at 9:15:30"), not how long.
+_CLOCK_CUES = frozenset(
+    "at from until till til by before after since around about between and to or starts ends opens closes".split()
+)
+
+
+def _elapsed(core: str, time: Time, before: str, after: str) -> bool:
+    """ "The album is 2:45:10 long", "finished in 1:02:33": hours of one digit, minutes and seconds, no meridiem
+    and no clock's cue before it, are how long. A clock with its seconds is written "09:15:30" or "14:30:00"."""
+    if time.second is None or time.meridiem is not None or core[1] != ":":
+        return False
+    return before.lower() not in _CLOCK_CUES and re.match(r"(?i)[ap]\.?m\b|[A-Z]{2,4}T\b|UTC|GMT", after) is None
 
 
 def _word(core: str, locale: Locale) -> Form | None:
@@ -157,12 +187,13 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return rate
     if (match := patterns["scaled"].fullmatch(core)) is not None and _scales(match, after):
         return Scaled(_number(match, locale), locale.scales[match["scale"]])
-    if (match := locale.ordinal.fullmatch(core)) is not None:
-        return ordinal(match)
+    english = locale.language.startswith("en")
+    if (match := locale.ordinal.fullmatch(core)) is not None and ((rank := ordinal(match)).value.strip("0") or english):
+        return rank  # "0th" is zeroth; the Romance languages have no zeroth ("0e" is not one)
     if (match := _PADDED_MONTH_DAY.fullmatch(core)) and (padded := month_day(match["a"], match["b"], locale)):
         return padded
     if (fraction := _fraction(core)) is not None:
-        return fraction
+        return replace(fraction, part=True) if after.lower() == "of" else fraction  # "1/10 of the seats"
     if (match := _CLOCK.fullmatch(core)) is not None:
         return _clock(match)
     clock_h = locale.language in ("fr-fr", "pt-br")  # "18h30", "9h30": French and Brazilian hours
@@ -239,7 +270,7 @@ def _fraction(core: str) -> Fraction | None:
     if core[-1] in VULGAR:
         top, bottom = VULGAR[core[-1]].split("/")
         whole = core[:-1]
-        return Fraction(top, bottom, whole) if whole.isdigit() and len(whole) <= 3 or not whole else None
+        return Fraction(top, bottom, whole or None) if whole.isdigit() and len(whole) <= 3 or not whole else None
     match = _FRACTION.fullmatch(core)
     if match is None:
         return None
@@ -285,7 +316,12 @@ def _compound(core: str, locale: Locale) -> Form | None:
     for part in parts:
         previous = forms[-1] if forms else None
         if is_word(part):
-            unit = locale.unit(part) if isinstance(previous, (Number, Fraction)) and part not in _NOT_UNITS else None
+            size = isinstance(previous, Dimensions) and not previous.unit
+            measured = isinstance(previous, (Number, Fraction)) or size
+            unit = locale.unit(part) if measured and part not in _NOT_UNITS else None
+            if isinstance(previous, Dimensions) and unit is not None:  # "a 9x13-inch pan": nine-by-thirteen-inch
+                forms[-1] = replace(previous, unit=unit, before_noun=True)
+                continue
             if unit is not None and previous is not None:
                 forms[-1] = Measure(previous, unit, before_noun=True)  # type: ignore[arg-type]
                 continue
@@ -296,7 +332,7 @@ def _compound(core: str, locale: Locale) -> Form | None:
             forms.append(form)
         else:
             return None
-    if not any(isinstance(form, (Word, Measure)) for form in forms):
+    if not any(isinstance(form, (Word, Measure, Dimensions)) for form in forms):
         return None
     return Joined(tuple(forms), hyphens=True)
 
@@ -311,6 +347,8 @@ def _joined_amount(part: str, locale: Locale) -> Form | None:
     if part.isdigit():
         return Number(part) if len(part) <= 3 and not (len(part) > 1 and part.startswith("0")) else None
     form = quantity(part, locale)
+    if form is None and isinstance(size := shaped(part), Dimensions):
+        return size  # "9x13" before its unit
     if isinstance(form, Number) and (form.negative or form.plus):
         return None
     if isinstance(form, Measure):

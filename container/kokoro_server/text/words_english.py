@@ -71,7 +71,7 @@ UNITS = {
     "secs": ("second", "seconds"), "min": ("minute", "minutes"), "mins": ("minute", "minutes"),
     "hr": ("hour", "hours"), "hrs": ("hour", "hours"), "h": ("hour", "hours"), "wk": ("week", "weeks"),
     "wks": ("week", "weeks"), "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"),
-    "yrs": ("year", "years"), "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"),
+    "yrs": ("year", "years"), "pts": ("point", "points"), "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"),
     "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"), "kbps": ("kilobit per second",
     "kilobits per second"),
     "Kbps": ("kilobit per second", "kilobits per second"), "Mbps": ("megabit per second", "megabits per second"),
@@ -190,7 +190,8 @@ CODE_NAMES = (
 )
 # Places said as people say them aloud: "room 1204" is "twelve oh four", "gate B12" "B twelve".
 PLACES = (
-    "room|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker"
+    "room|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker|train"
+    "|coach|carriage|tram|ferry"
     "|cabin|berth|stand|hall|lot|level|highway|hwy|interstate|port|error|http|exit|suite|unit|building|bldg|wing"
 )
 FRACTION_DENOMINATORS = {
@@ -198,6 +199,7 @@ FRACTION_DENOMINATORS = {
     8: ("eighth", "eighths"), 12: ("twelfth", "twelfths"), 16: ("sixteenth", "sixteenths"),
     32: ("thirty-second", "thirty-seconds"),
 }  # fmt: skip  # others (a score out of 5, 10 or 100), and fractions of one or more: "8 out of 10"
+POWER = "to the power of"  # "2^10": two to the power of ten
 # Signs said by name where they stand between words or inside a code.
 SYMBOLS = {
     "&": "and", "+": "plus", "=": "equals", "@": "at", "#": "number", "%": "percent", "/": "slash", "\\": "backslash",
@@ -273,6 +275,13 @@ DATE_CUES = (
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 )
 AMBIGUOUS_DATE_CUES = "by|from|to|before|after|between|and"
+# Words that change an amount: after one, "by 1/2" is a fraction ("cut by 1/2"); elsewhere a deadline ("by 3/4").
+CHANGE_WORDS = frozenset(
+    "cut cuts reduce reduced reduces reducing increase increased increases increasing decrease decreased decreases"
+    " grow grew grown grows rise rose risen rises fall fell fallen falls drop dropped drops lower lowered raise"
+    " raised boost boosted multiply multiplied divide divided shrink shrank shrunk scale scaled expand expanded"
+    " slash slashed trim trimmed fill filled dilute diluted up down off more less larger smaller bigger".split()
+)
 # Words after which a time may be written with a dot, as in Britain ("at 15.30", "from 9.00 to 17.30").
 DOTTED_TIME_CUES = "at|until|till|from|between|opens at|closes at"
 # Words after which "21:34" is how long, not when ("finished in 21:34", "took 2:05:33", "a time of 3:59.4").

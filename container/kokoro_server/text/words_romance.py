@@ -109,6 +109,9 @@ WEEKDAYS = {
            "dom": "domenica"},
     "pt_BR": {"seg": "segunda", "qua": "quarta", "qui": "quinta", "sex": "sexta", "sáb": "sábado", "dom": "domingo"},
 }  # fmt: skip
+# Short forms of a weekday that are also words ("mar": the sea, "ter": to have): a weekday only before a date.
+WEEKDAYS_BEFORE_DATE = {"es": {"mar": "martes"}, "fr": {"mar": "mardi"}, "it": {"mar": "martedì"},
+                        "pt_BR": {"ter": "terça"}}  # fmt: skip
 # What may follow "/" in a rate -> what is said for it ("12,99 €/mes": doce euros... al mes).
 PER_WORDS = {
     "es": {"mes": "al mes", "año": "al año", "día": "al día", "semana": "a la semana", "h": "por hora",

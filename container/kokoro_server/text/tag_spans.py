@@ -246,7 +246,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     number = number_pattern(locale)
     side = r"\d{1,5}(?:[.,]\d{1,2})?"
     lengths = r"(?:inches|inch|in|feet|foot|ft|cm|mm|km|m|yd|meters|metres)\b"
-    mixed = rf"\d{{1,3}}{GAP}(?:\d{{1,2}}/\d{{1,2}}|[{''.join(VULGAR)}])"  # "1 1/2 tsp", "1 ¾ cups"
+    vulgar = f"[{''.join(VULGAR)}]"
+    mixed = rf"\d{{1,3}}(?:{GAP}(?:\d{{1,2}}/\d{{1,2}}|{vulgar})|{vulgar})"  # "1 1/2 tsp", "1 ¾ cups", "1½ hrs"
     # "10+ hrs": a lower bound, its unit after the sign
     value = rf"{QUALIFIER}?(?:{mixed}|{number}(?:[-–—]{number})?|{number}\+|\d{{1,3}}/\d{{1,3}}|[½⅓⅔¼¾⅛])"
     rules: list[Rule] = [

@@ -201,6 +201,9 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return Time(int(match["h"]), int(match["m"]) if match["m"] else None)  # "18h30", "14h"
     if (match := patterns["plus"].fullmatch(core)) is not None:
         return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
+    if core.endswith("+") and (core[:1] in locale.currencies or core[:2] in locale.currencies):
+        money = _quantity(core[:-1], locale, after)  # "$75+": seventy-five dollars plus
+        return Signed("+", money) if isinstance(money, Money) else None
     return None
 
 
@@ -337,7 +340,7 @@ def _compound(core: str, locale: Locale) -> Form | None:
     return Joined(tuple(forms), hyphens=True)
 
 
-_NOT_UNITS = frozenset({"in", "a", "an", "h", "m", "s", "d", "t", "min"})  # words first: "2-in-1", "5-a-side"
+_NOT_UNITS = frozenset({"in", "a", "an", "h", "m", "s", "d", "t"})  # words first: "2-in-1", "5-a-side"
 _JOINED = (Number, Fraction, Ordinal, Decade, Year, Money, Percent, Measure, Scaled)
 
 

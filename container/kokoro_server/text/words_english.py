@@ -71,7 +71,8 @@ UNITS = {
     "secs": ("second", "seconds"), "min": ("minute", "minutes"), "mins": ("minute", "minutes"),
     "hr": ("hour", "hours"), "hrs": ("hour", "hours"), "h": ("hour", "hours"), "wk": ("week", "weeks"),
     "wks": ("week", "weeks"), "mo": ("month", "months"), "mos": ("month", "months"), "yr": ("year", "years"),
-    "yrs": ("year", "years"), "pts": ("point", "points"), "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"),
+    "yrs": ("year", "years"), "pts": ("point", "points"),
+    "bps": ("basis point", "basis points"), "Hz": ("hertz", "hertz"), "kHz": ("kilohertz", "kilohertz"),
     "MHz": ("megahertz", "megahertz"), "GHz": ("gigahertz", "gigahertz"), "kbps": ("kilobit per second",
     "kilobits per second"),
     "Kbps": ("kilobit per second", "kilobits per second"), "Mbps": ("megabit per second", "megabits per second"),
@@ -170,10 +171,14 @@ ABBREVIATIONS = {
     "Pl.": "Place", "Pkwy.": "Parkway", "Hwy.": "Highway", "&": "and", "Sen.": "Senator", "Rep.": "Representative",
     "Gov.": "Governor", "Gen.": "General", "Capt.": "Captain", "Lt.": "Lieutenant", "Sgt.": "Sergeant",
     "Mt.": "Mount", "Hon.": "Honorable", "acct.": "account", "incl.": "including", "excl.": "excluding",
-    "pkg.": "package", "qty.": "quantity", "w/": "with", "w/o": "without", "p.": "page", "pp.": "pages",
+    "pkg.": "package", "qty.": "quantity", "qty": "quantity", "w/": "with", "w/o": "without", "p.": "page",
+    "pp.": "pages",
     "Ch.": "Chapter", "Vol.": "Volume", "vol.": "volume", "Fig.": "Figure", "fig.": "figure", "Hwy": "Highway",
     "hwy": "highway", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
 }  # fmt: skip
+# A sentence starts with one in capitals ("Approx. 200 guests"): the same word.
+ABBREVIATIONS |= {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key, value in ABBREVIATIONS.items()
+                  if key[0].islower() and len(key) > 3}  # fmt: skip
 TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Sen.", "Rep.", "Gov.", "Gen.", "Capt.", "Lt.", "Sgt.",
                     "Hon."})  # fmt: skip
 # Titles written without their dot, as Britain writes them: said in full only before a name ("Mr Jones"), since

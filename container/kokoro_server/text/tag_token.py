@@ -201,9 +201,8 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return Time(int(match["h"]), int(match["m"]) if match["m"] else None)  # "18h30", "14h"
     if (match := patterns["plus"].fullmatch(core)) is not None:
         return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
-    if core.endswith("+") and (core[:1] in locale.currencies or core[:2] in locale.currencies):
-        money = _quantity(core[:-1], locale, after)  # "$75+": seventy-five dollars plus
-        return Signed("+", money) if isinstance(money, Money) else None
+    if core.endswith("+") and (match := patterns["money"].fullmatch(core[:-1])) is not None:
+        return Signed("+", _money(match, locale))  # "$75+": seventy-five dollars plus
     return None
 
 

@@ -28,3 +28,12 @@ def test_a_language_no_reader_reads_is_refused(tmp_path: Path) -> None:
     (tmp_path / "forms.tsv").write_text(HEADER + "money\tde\tEs kostet 5 €.\tfünf euro\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"no reader for language 'de'; readers: .*fr-FR"):
         load(tmp_path)
+
+
+def test_capitals_are_counted_as_letters_in_every_language() -> None:
+    """The sets' header says a word of 2-4 capitals is read as its letters; espeak-ng spells "IB" in Spanish."""
+    from kokoro_bench.normalize_unseen import plain
+
+    assert plain("El vuelo IB tres", "es") == "el vuelo i b tres"
+    assert plain("Flight DL two", "en-us") == "flight d l two"
+    assert plain("ay bee", "es") == "ay bee"  # letter names are folded in English only

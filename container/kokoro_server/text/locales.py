@@ -87,7 +87,7 @@ _ORDINALS = {
     ),
     "pt_BR": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|(?P<feminine>ª))|(?P<n2>\d{{1,2}})(?:o|(?P<feminine2>a))"),
     "it": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})\.?(?:º|°|(?P<feminine>ª))"),
-    "fr": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})(?:er|e|ème|ième|\.?º|(?P<feminine>re|ère))"),
+    "fr": re.compile(rf"(?P<n>{_DOTTED}|\d{{1,4}})(?:er|e|ème|ième|\.?º|nde?|(?P<feminine>re|ère))"),  # "2nd": second
 }
 
 
@@ -130,16 +130,19 @@ def locale_of(language: str) -> Locale | None:
             language=language,
             decimal_comma=True,
             day_first=True,
-            units=_synonyms(romance.UNIT_WORDS[lang]),
+            units=_synonyms(
+                {u: said for u, said in romance.UNIT_WORDS[lang].items() if u not in romance.SPACED_UNIT_KEYS}
+            ),
             currencies=romance.CURRENCY_SIGNS,
             cents={},
             scales=romance.WRITTEN_SCALES[lang],
-            abbreviations=romance.ADDRESS_WORDS[lang],
+            abbreviations=romance.ADDRESS_WORDS[lang] | romance.ABBREVIATIONS[lang],
             titles=frozenset(),
             months=_month_names(romance.MONTHS[lang].split(), short=False) | romance.SHORT_MONTHS[lang],
             weekdays=romance.WEEKDAYS[lang],
             per_words=frozenset(romance.PER_WORDS[lang]) | frozenset(romance.UNIT_WORDS[lang]),
             ordinal=_ORDINALS[lang],
+            spaced_units={unit: unit for unit in romance.SPACED_UNIT_KEYS},
         )
     if language in SIGNS:
         return Locale(

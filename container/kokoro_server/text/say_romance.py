@@ -65,7 +65,8 @@ def cardinal(number: int | str, lang: str) -> str:
     text = str(number).lstrip("-")
     if len(text) > MAX_DIGITS:
         return " ".join(_digit(c, lang) for c in text)
-    return str(num2words(int(text), lang=lang)).replace(",", "")
+    said = str(num2words(int(text), lang=lang)).replace(",", "")
+    return said.replace("dicotto", "diciotto") if lang == "it" else said  # num2words elides "centodiciotto"
 
 
 def _digit(character: str, lang: str) -> str:
@@ -193,12 +194,34 @@ def _(form: Measure, lang: str) -> str:
         return one  # "un kilómetro": the singular carries its own article-number
     if isinstance(amount, Scaled):
         return _scaled(amount, lang, many)  # "tres millones de kilómetros"
+    if isinstance(amount, Fraction) and amount.bottom and "." not in amount.top:
+        return _part_of_unit(amount, one, many, lang)
     said = say(amount, lang)
     if one.split(" ", 1)[0] in ("una", "uma", "une") and isinstance(amount, Number) and amount.fraction is None:
         said = _feminine(said, lang)  # "22 h": vinte e duas horas
     elif lang == "es" and isinstance(amount, Number) and amount.fraction is None:
         said = re.sub(r"uno$", "ún" if said.endswith("veintiuno") else "un", said)  # "veintiún kilómetros"
     return f"{said} {many}"
+
+
+def _part_of_unit(amount: Fraction, one: str, many: str, lang: str) -> str:
+    """A part of a unit: "½ kg" medio kilo, "1 ½ h" una hora y media, "¾ l" tres cuartos de litro."""
+    article, _, unit = one.partition(" ") if " " in one else ("", "", one.removeprefix("un'"))
+    feminine = article in ("una", "uma", "une") or one.startswith("un'")
+    if one.startswith("un'"):
+        article, unit = "una", one[3:]
+    half = amount.top == "1" and amount.bottom == "2"
+    if half and amount.whole:
+        whole = int(amount.whole)
+        counted = one if whole == 1 else f"{count_before_noun(amount.whole, unit, feminine, lang)} {many}"
+        half_said = _HALVES[lang][feminine].split()[-1] + ("e" if lang == "fr" and feminine else "")
+        return f"{counted} {words.AND[lang]} {half_said}"  # "dos horas y media", "une heure et demie"
+    if amount.whole or int(amount.top) >= int(amount.bottom):
+        return f"{say(amount, lang)} {many}"
+    if half:
+        return f"{_HALVES[lang][feminine]}{'-' if lang == 'fr' else ' '}{unit}"  # "media hora", "un demi-litre"
+    joiner = "d'" if lang == "fr" and unit[:1] in "aeiouéh" else f"{words.OF[lang]} "
+    return f"{say(amount, lang)} {joiner}{unit}"  # "tres cuartos de litro", "un quart d'heure"
 
 
 _FEMININE_ENDS = {
@@ -214,6 +237,30 @@ def _feminine(said: str, lang: str) -> str:
     for pattern, ending in _FEMININE_ENDS[lang]:
         said = re.sub(pattern, ending, said)
     return said
+
+
+def count_before_noun(count: str, noun: str, feminine: bool, lang: str) -> str:
+    """A whole count ("21", "1.200") or a half ("½") agreeing with the noun after it: "veintiuna semanas",
+    "doscientas personas", "duas xícaras", "vingt et une pages", "una compressa", "un comprimido", "media taza"."""
+    if count in ("½", "1/2"):
+        return _HALVES[lang][feminine]
+    number = int(count.replace(".", "").replace("\u202f", "").replace(" ", ""))
+    said = cardinal(number, lang)
+    if lang == "it":
+        if number != 1:
+            return said
+        if feminine:
+            return "un'" if noun[:1].lower() in "aeiouàèéìòù" else "una"
+        return "uno" if re.match(r"(?i)s[^aeiou]|z|gn|ps|x|y|pn", noun) else "un"
+    if not feminine:
+        return _before_noun(number, lang)
+    said = _feminine(said, lang)
+    if lang in ("es", "pt_BR") and number < 1_000_000:
+        said = re.sub(r"entos\b", "entas", said)  # "doscientas personas", "trezentas pessoas"
+    return said
+
+
+_HALVES = {"es": ("medio", "media"), "fr": ("un demi", "une demi"), "it": ("mezzo", "mezza"), "pt_BR": ("meio", "meia")}
 
 
 @_say.register

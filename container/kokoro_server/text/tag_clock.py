@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .forms import Form, Range, Time
+from .forms import Form, Number, Range, Said, Time
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_token import classify
 
@@ -67,9 +67,38 @@ def _hours_written(match: re.Match[str], reading: Reading, index: int) -> Form |
     return Time(int(match["h"]), int(match["m"]), zone=match["zone"], twenty_four=True)
 
 
+_NAMED = r"(?P<named>(?i:noon|midnight))"
+
+
+def _to_named(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "10 a.m.–noon": a time to noon or midnight."""
+    low = _clock_time(match["clock1"], match["ampm1"])
+    return Range(low, Said(match["named"])) if low is not None else None
+
+
+def _from_named(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "noon–2 p.m.", "noon-3": from noon or midnight to a time (an hour alone after noon is the afternoon's)."""
+    high = _clock_time(match["clock2"], match["ampm2"], match["zone"]) if match["ampm2"] else None
+    if high is None and not (match["clock2"].isdigit() and 1 <= int(match["clock2"]) <= 12):
+        return None
+    return Range(Said(match["named"]), high or Number(match["clock2"]))
+
+
+def named_time_rules() -> dict[str, tuple[Rule, ...]]:
+    """English's ranges that start at noon or midnight, by their first word."""
+    rule = pattern_rule(
+        rf"{_NAMED}(?:{GAP})?[-–—](?:{GAP})?(?P<clock2>{_CLOCK})(?:(?:{GAP})?(?P<ampm2>{_AMPM}))?"
+        rf"(?:{GAP}(?P<zone>{_ZONE}))?",
+        _from_named,
+        flags=re.IGNORECASE,
+    )
+    return {"noon": (rule,), "midnight": (rule,)}
+
+
 def clock_rules() -> tuple[Rule, ...]:
     """The rules of a time with its meridiem or zone, tried at a token with a digit."""
     return (
+        pattern_rule(rf"{_clock_meridiem(1)}(?:{GAP})?[-–—](?:{GAP})?{_NAMED}", _to_named, flags=re.IGNORECASE),
         pattern_rule(
             rf"{_clock_meridiem(1)}(?:{GAP})?[-–—](?:{GAP})?{_clock_meridiem(2)}(?:{GAP}(?P<zone>{_ZONE}))?",
             _meridiem_range,

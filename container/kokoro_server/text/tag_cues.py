@@ -12,7 +12,23 @@ from __future__ import annotations
 import re
 
 from . import roman
-from .forms import Address, Code, Date, Form, Joined, Measure, Number, Ordinal, Period, Range, Roman, Said, Word, Year
+from .forms import (
+    Address,
+    Code,
+    Date,
+    Dotted,
+    Form,
+    Joined,
+    Measure,
+    Number,
+    Ordinal,
+    Period,
+    Range,
+    Roman,
+    Said,
+    Word,
+    Year,
+)
 from .span_rule import Build, Reading, Rule, Span, pattern_rule
 from .tag_token import classify
 from .words_english import (
@@ -21,6 +37,7 @@ from .words_english import (
     CODE_WORDS,
     COMPASS,
     MONTHS,
+    NUMBERED_PARTS,
     NUMBERED_ROADS,
     PERIOD_WORDS,
     PLACES,
@@ -83,6 +100,13 @@ def _number_sign(match: re.Match[str], reading: Reading, index: int) -> Form | N
         return Joined((Said("number"), Code(match["code"])))
     number = read_number(match["n"], reading.locale)
     return Joined((Said("number"), number)) if number is not None else None
+
+
+def _numbered_part(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "Art. 15", "Sec. 4.12": Article fifteen, Section four point twelve (a section's parts, not a decimal)."""
+    parts = tuple(match["n"].split("."))
+    number: Form = Dotted(parts, "version") if len(parts) > 1 else Number(match["n"])
+    return Joined((Said(NUMBERED_PARTS[match["part"]]), number))
 
 
 def _weekdays(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -367,6 +391,13 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         pattern_rule(
             rf"(?:[Nn]o\.|#)\s?(?:(?P<n>\d[\d,]{{0,12}}(?:\.\d{{1,3}})?)(?![\w-])|{_CODE})",
             _number_sign,
+        ),
+    )
+    add(
+        [f"{part}." for part in NUMBERED_PARTS],
+        pattern_rule(
+            rf"(?P<part>{'|'.join(NUMBERED_PARTS)})\.\s?(?P<n>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}})(?![\w-])",
+            _numbered_part,
         ),
     )
     add(list(WEEKDAYS), pattern_rule(rf"(?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})+)", _weekdays))

@@ -12,9 +12,11 @@ import re
 
 from . import roman
 from . import words_romance as words
-from .forms import Code, Form, Joined, Ordinal, Period, Roman, Said, Telephone, Time, Word
+from .forms import Code, Dotted, Form, Joined, Number, Ordinal, Period, Roman, Said, Telephone, Time, Word
 from .locales import ROMANCE, Locale
+from .say_romance import count_before_noun
 from .span_rule import Build, Reading, Rule, pattern_rule
+from .words_gender import feminine
 
 _NUMERAL = rf"[IVXLC]{{1,{roman.MAX_LETTERS}}}"
 _AFTER = r"(?![\w'’-])"
@@ -59,9 +61,34 @@ def _century(lang: str) -> Build:
     return build
 
 
+def _count(lang: str) -> Build:
+    """A count before a noun whose gender is known agrees with it: "1 taza" una taza, "2 xícaras" duas
+    xícaras, "½ cucharadita" media cucharadita, "1 comprimido" un comprimido; else left to the other rules."""
+
+    def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        count, noun = match["count"], match["noun"] or _phrase_said(match["phrase"], lang)
+        half = count in ("½", "1/2")
+        gender = feminine(noun.split()[0], lang, plural=count != "1" and not half)  # "cuillère à café"
+        if gender is None or not (gender or half or lang in ("es", "it")):
+            return None  # a masculine noun changes a count only in Spanish ("un") and Italian ("uno studente")
+        said = Said(count_before_noun(count, noun, gender, lang))
+        if match["noun"]:
+            return Joined((said, Word(noun)))
+        head, _, rest = noun.partition(" ")  # "2 c. à s.": deux cuillères à soupe
+        return Joined((said, Said(f"{head}s {rest}" if count != "1" and not half else noun)))
+
+    return build
+
+
+def _phrase_said(written: str, lang: str) -> str:
+    return next(said for _, phrase, said in words.PHRASES[lang] if re.fullmatch(phrase, written))
+
+
 def _french_clock(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     hour = int(match["h"])
-    return Time(hour, int(match["m"]) if match["m"] else None) if hour <= 24 else None
+    if hour > 24:  # "sous 48 h": how long
+        return Joined((Number(match["h"]), Said("heures"))) if not match["m"] else None
+    return Time(hour, int(match["m"]) if match["m"] else None)
 
 
 def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Rule, ...], tuple[Rule, ...]]:
@@ -88,6 +115,16 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
         pattern_rule(
             rf"(?:{code_words})(?:\s+(?:{words.CODE_QUALIFIERS[lang]}))?(?:\s+(?:es|est|è|é))?\s*:?\s*{_CODE}",
             lambda m, r, i: Joined((_prefix(m, "code"), Code(m["code"], "digits"))),
+        ),
+    )
+    for first, phrase, said in words.PHRASES[lang]:  # "p. ej.", "c. à café", "P. ej." at a sentence's start
+        add([first], pattern_rule(f"(?i:{phrase[0]}){phrase[1:]}", lambda m, r, i, said=said: Said(said)))
+    versions = words.VERSION_WORDS[lang]
+    add(
+        versions.split("|"),
+        pattern_rule(
+            rf"(?i:{versions})\s+(?P<version>\d{{1,3}}\.\d{{1,3}})",
+            lambda m, r, i: Joined((_prefix(m, "version"), Dotted(tuple(m["version"].split(".")), "version"))),
         ),
     )
     places = words.PLACE_WORDS[lang]
@@ -118,7 +155,13 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Said(weekdays[m["day"].lower()]),
         ),
     )
+    phrases = "|".join(phrase for _, phrase, _ in words.PHRASES[lang])  # "1 c. à soupe": a spoon's short form
     numeric: list[Rule] = [
+        pattern_rule(
+            rf"(?P<count>\d{{1,3}}(?:\.\d{{3}}){{0,2}}|½|1/2)[ \u00a0]"
+            rf"(?:(?P<noun>[^\W\d_]{{2,}})(?![\w'’-])|(?P<phrase>{phrases}))",
+            _count(lang),
+        ),
         # "las 14:30 h", "às 9:00 h": the hour's sign after a time says nothing more
         pattern_rule(r"(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)\s?h\.?", lambda m, r, i: Time(int(m["h"]), int(m["m"]))),
         # "el 3T de 2024", "3T24": a quarter, as Spanish, Italian and Portuguese reports write it

@@ -25,7 +25,19 @@ _LENGTH = re.compile(r"(?P<n>\d{1,4}(?:[.,]\d{1,3})?)(?P<mark>\"|”|″|''|’�
 # What follows a length in feet written with a single quote ("10' x 12'", "8' ceilings").
 _FEET_BEFORE = re.compile(r"[ \t]?(?:x|×|by|tall|long|wide|high|deep|ceilings?|boat|ladder|fence|drop)\b")
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
+_NOUN_AFTER = re.compile(
+    r"[ \t](?!(?:and|or|nor|but|to|of|in|on|at|is|was|are|were|the|for|by|with|from|as)\b)[a-z]{3,}\b"
+)
+_QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s(\[]))['‘](?=\w)")
+_QUOTE_CLOSES = re.compile(r"(?<=[\w.,!?])['’](?=[\s.,;:!?)\]]|$)")
+_QUOTE_WINDOW = 200  # how far back an open quotation is looked for: bounded, as every rule is
 _PAIRS = {'"': '"', "“": "”", "'": "'", "‘": "’"}  # an opening quote and the mark that would close it
+
+
+def _single_quote_open(text: str, position: int) -> bool:
+    """Whether a single quotation opened before ``position`` (within the window) is still open."""
+    window = text[max(0, position - _QUOTE_WINDOW) : position]
+    return len(_QUOTE_OPENS.findall(window)) > len(_QUOTE_CLOSES.findall(window))
 
 
 def _number(written: str) -> Number:
@@ -79,6 +91,9 @@ def _length(reading: Reading, index: int) -> Span | None:
     if _PAIRS.get(reading.tokens[index].lead[-1:]) == mark:
         return None  # '"5"' and "'5'": a number in quotes
     feet = _FEET_BEFORE.match(reading.text, match.end()) or reading.core(index - 1) in ("x", "×", "by")
+    if not feet and mark in ("'", "’"):  # "a 53' trailer": before a noun, unless a quotation is open ('hi 53')
+        start = reading.tokens[index].start
+        feet = _NOUN_AFTER.match(reading.text, match.end()) is not None and not _single_quote_open(reading.text, start)
     if mark in ("'", "’") and not feet:
         return None
     if mark in ('"', "”") and reading.quotation_open(index, mark):

@@ -23,6 +23,7 @@ from .forms import (
     Period,
     Range,
     Said,
+    Symbol,
     Telephone,
     Time,
     Times,
@@ -266,6 +267,28 @@ def power(text: str, locale: Locale) -> Form | None:
     exponent = match["exponent"]
     return Joined((Number(whole, fraction or None), Said(POWER),
                    Number(exponent.lstrip("-"), negative=exponent.startswith("-"))))  # fmt: skip
+
+
+_VARIABLE_POWER = re.compile(r"(?P<letter>[A-Za-z])(?P<sign>[²³])")
+_IDENTIFIER = re.compile(r"[A-Za-z]+(?:_[A-Za-z]+)+")
+
+
+def variable_power(text: str, locale: Locale) -> Form | None:
+    """ "x²", "b³": a letter squared or cubed, as algebra writes it; "m²" alone stays a unit's."""
+    match = _VARIABLE_POWER.fullmatch(text)
+    if match is None or locale.unit(text) is not None:
+        return None
+    return Joined((Word(match["letter"]), Symbol(match["sign"])))
+
+
+def identifier(text: str) -> Form | None:
+    """ "max_retries", "MAX_VALUE": a name from code, said with its underscores, as a user would type it."""
+    if _IDENTIFIER.fullmatch(text) is None:
+        return None
+    parts: list[Form] = []
+    for word in text.split("_"):
+        parts += [Symbol("_"), Word(word)] if parts else [Word(word)]
+    return Joined(tuple(parts))
 
 
 def arithmetic(text: str, locale: Locale) -> Form | None:

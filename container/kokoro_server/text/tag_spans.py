@@ -24,6 +24,7 @@ from .forms import (
     Percent,
     Period,
     Range,
+    Said,
     Scaled,
     Signed,
     Telephone,
@@ -34,7 +35,7 @@ from .tag_clock import clock_rules
 from .tag_range import named_range, ranged
 from .tag_shapes import arithmetic
 from .tag_token import VULGAR, classify, quantity, read_number
-from .words_english import AMOUNT_NOUNS, DETERMINERS
+from .words_english import AMOUNT_NOUNS, COMPASS, DETERMINERS
 
 
 def number_in(written: str, reading: Reading) -> Number | None:
@@ -235,6 +236,13 @@ class Rules:
     words: dict[str, tuple[Rule, ...]]  # by the word, in lower case, that starts them
 
 
+def _coordinate(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    number = read_number(match["n"], reading.locale)
+    if number is None or reading.locale.language not in ("en-us", "en-gb"):
+        return None
+    return Joined((Measure(number, "°"), Said(COMPASS[match["point"]].lower())))
+
+
 def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     """The rules whose span starts at a number or a sign: telephone numbers, amounts (``money``, the language's
     rules of money written apart: ``tag_money``), measures, times..."""
@@ -260,6 +268,8 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         ),
         *clock_rules(),
         *money,
+        # "40.7° N", "74°W": a latitude or longitude, its compass point said in full
+        pattern_rule(rf"(?P<n>\d{{1,3}}(?:[.,]\d{{1,6}})?)°(?:{GAP})?(?P<point>[NSEW])\b", _coordinate),
         pattern_rule(rf"(?P<n>{number}(?:[-–—]{number})?){GAP}%(?:/(?P<per>\w{{1,10}}))?", _percent),
         pattern_rule(
             rf"(?P<low>{number})(?:{GAP})?%(?:{GAP})?[-–—](?:{GAP})?(?P<high>{number})(?:{GAP})?%", _percent_range

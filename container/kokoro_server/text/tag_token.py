@@ -45,12 +45,14 @@ from .tag_shapes import (
     dated,
     digit_plural,
     electronic,
+    identifier,
     month_day,
     power,
     resolution,
     season,
     shaped,
     telephone,
+    variable_power,
 )
 from .tokens import is_word, sayable
 
@@ -71,10 +73,15 @@ _PADDED_MONTH_DAY = re.compile(r"(?=0|\d\d/0)(?P<a>\d\d)/(?P<b>\d\d)")
 _FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})(?i:st|nd|rd|th)?(?i:s)?")  # "3/8ths", "2/3RDS"
 
 
+_POINT_CENTS = r"\d{1,3}(?:,\d{3})+\.\d{2}"  # thousands by commas and cents by a point: the point is the decimal
+
+
 @cache
 def _patterns(locale: Locale) -> dict[str, re.Pattern[str]]:
-    if locale.decimal_comma:  # "1.500,25", "3,5", and "3.5" as agents write it
-        number = r"\d{1,3}(?:\.\d{3})+(?:,\d{1,12})?|\d{1,400}(?:,\d{1,12})?|\d{1,15}\.\d{1,2}"
+    if locale.decimal_comma:  # "1.500,25", "3,5", and "3.5" or "1,299.00" as agents (and Mexico) write it
+        number = (
+            rf"{_POINT_CENTS}|\d{{1,3}}(?:\.\d{{3}})+(?:,\d{{1,12}})?|\d{{1,400}}(?:,\d{{1,12}})?|\d{{1,15}}\.\d{{1,2}}"
+        )
     else:  # "1,500.25", "1,50,000" (Indian grouping), ".75"
         number = r"(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,400})(?:\.\d{1,12})?|\.\d{1,12}"
     signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
@@ -101,7 +108,7 @@ def read_number(written: str, locale: Locale) -> Number | None:
     if match is None:
         return None
     body = match["n"]
-    if locale.decimal_comma and not re.fullmatch(r"\d+\.\d{1,2}", body):
+    if locale.decimal_comma and not re.fullmatch(rf"\d+\.\d{{1,2}}|{_POINT_CENTS}", body):
         whole, mark, fraction = body.replace(".", "").partition(",")
     else:
         whole, mark, fraction = body.replace(",", "").partition(".")
@@ -116,6 +123,8 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         return None
     if core in locale.abbreviations:
         return Said(locale.abbreviations[core])
+    if (shape := identifier(core) or variable_power(core, locale)) is not None:
+        return shape  # "max_retries", "x²"
     if is_word(core):
         if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"

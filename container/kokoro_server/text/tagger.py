@@ -17,6 +17,7 @@ from . import words_romance as romance
 from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Range, Said, Scaled, Year
 from .locales import ROMANCE, Locale
 from .span_rule import Reading, Rule, Span
+from .tag_clock import named_time_rules
 from .tag_cues import ADDRESS, CAPITALIZED, COMPASS_STREET, ENDS_IN_NAME, FLOOR, STREET, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_cues_time import time_rules
@@ -50,7 +51,7 @@ def _rules(locale: Locale) -> Rules:
     for word, found in time_rules(locale).items():
         words[word] = words.get(word, ()) + found
     if locale.language.startswith("en"):
-        for word, found in english_rules().items():
+        for word, found in (english_rules() | named_time_rules()).items():
             words[word] = words.get(word, ()) + found
         numeric = (ADDRESS, COMPASS_STREET, FLOOR, *imperial_rules(), *numeric_rules(locale, money_rules(locale)))
         return Rules(numeric, words, (CAPITALIZED, STREET))
@@ -94,7 +95,10 @@ def _dot(token: Token, locale: Locale) -> str:
     only at the end of the text."""
     if token.core in locale.titles:
         return "never"
-    return "capital" if token.core == "etc." or token.core not in locale.abbreviations else "end"
+    return "capital" if token.core in _LISTS_END or token.core not in locale.abbreviations else "end"
+
+
+_LISTS_END = frozenset({"etc.", "ecc."})  # "… photos, etc. Then": a list's end may be a sentence's
 
 
 def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
@@ -104,6 +108,8 @@ def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
         found = rules.numeric
     key = core.lower().rstrip(".")
     found += rules.words.get(key, ())
+    if key not in rules.words and (head := _BEFORE_DASH.match(key)) is not None:
+        found += rules.words.get(head[1], ())  # "noon–2 p.m.": the rules of the word before the dash
     if key[:1] in "~≈<>" and len(key) > 1:
         found += rules.words.get(key[1:], ())  # "~R$ 30": about thirty reais
     if index + 1 < len(reading.tokens) and (core[0].isupper() or ENDS_IN_NAME.search(core)):
@@ -112,6 +118,9 @@ def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
         if (span := rule(reading, index)) is not None:
             return span
     return None
+
+
+_BEFORE_DASH = re.compile(r"([^\W\d_]+)[-–—]\d")
 
 
 def _signed_amount(core: str, signs: tuple[str, ...]) -> bool:

@@ -179,6 +179,10 @@ ABBREVIATIONS = {
 # A sentence starts with one in capitals ("Approx. 200 guests"): the same word.
 ABBREVIATIONS |= {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key, value in ABBREVIATIONS.items()
                   if key[0].islower() and len(key) > 3}  # fmt: skip
+# Short forms said in full only before a number, since alone they are words ("Art. 15": Article fifteen; "modern
+# art." stays).
+NUMBERED_PARTS = {"Art": "Article", "Arts": "Articles", "Sec": "Section", "Secs": "Sections", "Para": "Paragraph",
+                  "Paras": "Paragraphs", "Cl": "Clause", "Reg": "Regulation", "Ex": "Exhibit"}  # fmt: skip
 TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Sen.", "Rep.", "Gov.", "Gen.", "Capt.", "Lt.", "Sgt.",
                     "Hon."})  # fmt: skip
 # Titles written without their dot, as Britain writes them: said in full only before a name ("Mr Jones"), since

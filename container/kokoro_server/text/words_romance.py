@@ -163,7 +163,9 @@ SYMBOLS = {
            "*": {"es": "asterisco", "fr": "étoile", "it": "asterisco", "pt_BR": "asterisco"}[lang],
            "$": CURRENCIES[lang]["USD"][0], "€": CURRENCIES[lang]["EUR"][0], "£": CURRENCIES[lang]["GBP"][0],
            "§": {"es": "párrafo", "fr": "paragraphe", "it": "paragrafo", "pt_BR": "parágrafo"}[lang],
-           "©": "copyright", "→": {"es": "a", "fr": "à", "it": "a", "pt_BR": "para"}[lang]}
+           "©": "copyright", "→": {"es": "a", "fr": "à", "it": "a", "pt_BR": "para"}[lang],
+           "²": {"es": "al cuadrado", "fr": "au carré", "it": "al quadrato", "pt_BR": "ao quadrado"}[lang],
+           "³": {"es": "al cubo", "fr": "au cube", "it": "al cubo", "pt_BR": "ao cubo"}[lang]}
     for lang, words in ADDRESS_SIGNS.items()
 }  # fmt: skip
 LONE_SIGNS = {"es": {"§§": "párrafos"}, "fr": {"§§": "paragraphes"}, "it": {"§§": "paragrafi"},
@@ -242,7 +244,8 @@ UNITS = {
     "m=un metro/metros m²=un metro cuadrado/metros cuadrados m2=un metro cuadrado/metros cuadrados m³=un metro "
     "cúbico/metros cúbicos m3=un metro cúbico/metros cúbicos km²=un kilómetro cuadrado/kilómetros cuadrados "
     "cm²=un centímetro cuadrado/centímetros cuadrados cm³=un centímetro cúbico/centímetros cúbicos ha=una "
-    "hectárea/hectáreas cl=un centilitro/centilitros",
+    "hectárea/hectáreas cl=un centilitro/centilitros seg=un segundo/segundos "
+    "Mbit/s=un megabit por segundo/megabits por segundo Gbit/s=un gigabit por segundo/gigabits por segundo",
     "fr": "km=un kilomètre/kilomètres cm=un centimètre/centimètres mm=un millimètre/millimètres "
     "kg=un kilo/kilos g=un gramme/grammes mg=un milligramme/milligrammes l=un litre/litres "
     "ml=un millilitre/millilitres "
@@ -256,7 +259,8 @@ UNITS = {
     "pied/pieds ″=un pouce/pouces m=un mètre/mètres m²=un mètre carré/mètres carrés m2=un mètre carré/mètres "
     "carrés m³=un mètre cube/mètres cubes m3=un mètre cube/mètres cubes km²=un kilomètre carré/kilomètres carrés "
     "cm²=un centimètre carré/centimètres carrés cm³=un centimètre cube/centimètres cubes ha=un hectare/hectares "
-    "cl=un centilitre/centilitres",
+    "cl=un centilitre/centilitres "
+    "Mbit/s=un mégabit par seconde/mégabits par seconde Gbit/s=un gigabit par seconde/gigabits par seconde",
     "it": "km=un chilometro/chilometri cm=un centimetro/centimetri mm=un millimetro/millimetri "
     "kg=un chilo/chili g=un grammo/grammi mg=un milligrammo/milligrammi l=un litro/litri ml=un millilitro/millilitri "
     "km/h=un chilometro orario/chilometri orari mph=un miglio orario/miglia orarie "
@@ -268,7 +272,9 @@ UNITS = {
     "metro/metri m²=un metro quadrato/metri quadrati m2=un metro quadrato/metri quadrati mq=un metro "
     "quadrato/metri quadrati m³=un metro cubo/metri cubi m3=un metro cubo/metri cubi mc=un metro cubo/metri cubi "
     "km²=un chilometro quadrato/chilometri quadrati cm²=un centimetro quadrato/centimetri quadrati cm³=un "
-    "centimetro cubo/centimetri cubi ha=un ettaro/ettari cl=un centilitro/centilitri",
+    "centimetro cubo/centimetri cubi ha=un ettaro/ettari cl=un centilitro/centilitri "
+    "sec=un secondo/secondi Mbit/s=un megabit al secondo/megabit al secondo "
+    "Gbit/s=un gigabit al secondo/gigabit al secondo",
     "pt_BR": "km=um quilômetro/quilômetros cm=um centímetro/centímetros mm=um milímetro/milímetros "
     "kg=um quilo/quilos g=um grama/gramas mg=um miligrama/miligramas l=um litro/litros ml=um mililitro/mililitros "
     "km/h=um quilômetro por hora/quilômetros por hora mph=uma milha por hora/milhas por hora "
@@ -280,20 +286,28 @@ UNITS = {
     "m=um metro/metros m²=um metro quadrado/metros quadrados m2=um metro quadrado/metros quadrados m³=um metro "
     "cúbico/metros cúbicos m3=um metro cúbico/metros cúbicos km²=um quilômetro quadrado/quilômetros quadrados "
     "cm²=um centímetro quadrado/centímetros quadrados cm³=um centímetro cúbico/centímetros cúbicos ha=um "
-    "hectare/hectares cl=um centilitro/centilitros",
+    "hectare/hectares cl=um centilitro/centilitros seg=um segundo/segundos "
+    "Mbit/s=um megabit por segundo/megabits por segundo Gbit/s=um gigabit por segundo/gigabits por segundo",
 }
+# Units read only after a space: "30 s" is thirty seconds, "1980s" a decade.
+SPACED_UNITS = {"es": "s=un segundo/segundos", "fr": "s=une seconde/secondes", "it": "s=un secondo/secondi",
+                "pt_BR": "s=um segundo/segundos"}  # fmt: skip
+SPACED_UNIT_KEYS = frozenset({"s"})
 UNIT_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     lang: {
-        entry["unit"]: (entry["one"], entry["many"]) for entry in _UNIT_ENTRY.finditer(f"{table} {DEGREE_UNITS[lang]}")
+        entry["unit"]: (entry["one"], entry["many"])
+        for entry in _UNIT_ENTRY.finditer(f"{table} {DEGREE_UNITS[lang]} {SPACED_UNITS[lang]}")
     }
     for lang, table in UNITS.items()
 }
 # Words after which digits are a code to type, said one by one.
 CODE_WORDS = {
-    "es": "código|códigos|PIN|pin|clave|contraseña|referencia|pedido|localizador|reserva|OTP",
-    "fr": "code|codes|PIN|référence|commande|réservation|dossier|OTP",
-    "it": "codice|codici|PIN|riferimento|ordine|prenotazione|pratica|OTP",
-    "pt_BR": "código|códigos|PIN|senha|pedido|reserva|protocolo|CEP|OTP",
+    "es": "código|códigos|PIN|pin|clave|contraseña|referencia|pedido|localizador|reserva|OTP"
+    "|terminada en|terminado en|acabada en|acabado en",  # a card's or an account's last digits
+    "fr": "code|codes|PIN|référence|commande|réservation|dossier|OTP|se terminant par|terminant par|finissant par",
+    "it": "codice|codici|PIN|riferimento|ordine|prenotazione|pratica|OTP|che termina con|che termina in"
+    "|terminante in|che finisce con",
+    "pt_BR": "código|códigos|PIN|senha|pedido|reserva|protocolo|CEP|OTP|terminado em|terminada em|final",
 }
 # What kind of code: "código de verificación 583 201".
 CODE_QUALIFIERS = {
@@ -302,6 +316,9 @@ CODE_QUALIFIERS = {
     "it": "di verifica|di sicurezza|di accesso|di conferma",
     "pt_BR": "de verificação|de segurança|de acesso|de confirmação",
 }
+# Words after which "2.3" is a version, said with the dots' word ("versión 2.3": dos punto tres).
+VERSION_WORDS = {"es": "versión|versiones", "fr": "version|versions", "it": "versione|versioni",
+                 "pt_BR": "versão|versões"}  # fmt: skip
 # Places said as a number, with a letter apart: "puerta B12" is "puerta B doce".
 PLACE_WORDS = {
     "es": "habitación|puerta|asiento|andén|terminal|mesa|sala|planta|vía|fila|autobús|línea",
@@ -322,6 +339,35 @@ ADDRESS_WORDS = {
     "pt_BR": {"R.": "Rua", "Av.": "Avenida", "nº": "número", "n.º": "número", "apto": "apartamento",
               "apto.": "apartamento", "ap.": "apartamento", "Sr.": "senhor", "Sra.": "senhora", "Dr.": "doutor",
               "Dra.": "doutora", "Rod.": "rodovia", "Pça.": "praça"},
+}  # fmt: skip
+# Short forms whose reading does not depend on what follows ("aprox.", "etc."); in capitals at a sentence's start too.
+ABBREVIATIONS = {
+    "es": {"aprox.": "aproximadamente", "etc.": "etcétera", "art.": "artículo", "tel.": "teléfono",
+           "pág.": "página", "págs.": "páginas", "máx.": "máximo", "mín.": "mínimo", "Ud.": "usted",
+           "Uds.": "ustedes", "ej.": "ejemplo", "dto.": "descuento"},
+    "fr": {"etc.": "et cetera", "env.": "environ", "art.": "article", "tél.": "téléphone", "max.": "maximum",
+           "ex.": "exemple", "c.-à-d.": "c'est-à-dire"},
+    "it": {"ecc.": "eccetera", "etc.": "eccetera", "dott.": "dottor", "dott.ssa": "dottoressa",
+           "Dott.ssa": "dottoressa", "sig.": "signor", "sig.ra": "signora", "ca.": "circa", "art.": "articolo",
+           "tel.": "telefono", "pag.": "pagina", "es.": "esempio", "prof.": "professor", "Prof.": "professor",
+           "ing.": "ingegner", "Ing.": "ingegner", "avv.": "avvocato"},
+    "pt_BR": {"aprox.": "aproximadamente", "etc.": "et cetera", "art.": "artigo", "tel.": "telefone",
+              "pág.": "página", "máx.": "máximo", "mín.": "mínimo", "ex.": "exemplo", "Prof.": "professor",
+              "Profa.": "professora"},
+}  # fmt: skip
+ABBREVIATIONS = {
+    lang: table | {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key, value in table.items()
+                   if key[0].islower() and len(key) > 3}
+    for lang, table in ABBREVIATIONS.items()
+}  # fmt: skip
+# Short forms of two words, by their first word as written: "p. ej." is "por ejemplo", "c. à café" "cuillère
+# à café", "c/ 8 h" "cada ocho horas".
+PHRASES = {
+    "es": (("p.", r"p\.\s?ej\.", "por ejemplo"), ("c/", r"c/(?=\s?\d)", "cada")),
+    "fr": (("p.", r"p\.\s?ex\.", "par exemple"), ("c.", r"c\.\s?à\s?(?:c\.|café)", "cuillère à café"),
+           ("c.", r"c\.\s?à\s?(?:s\.|soupe)", "cuillère à soupe")),
+    "it": (("p.", r"p\.\s?es\.", "per esempio"),),
+    "pt_BR": (("p.", r"p\.\s?ex\.", "por exemplo"),),
 }  # fmt: skip
 # Rulers' names, said with an ordinal after them ("Enrique VIII": octavo), and words that number a part.
 RULERS = {

@@ -138,11 +138,11 @@ def test_plain_words_around_a_rewritten_piece_are_never_dropped(before: str, pie
 @settings(max_examples=200, deadline=None)
 @given(
     st.text(
-        alphabet=st.characters(exclude_categories=("Nd", "No", "Nl"), exclude_characters="$€£¥₩§%&#@°/.:+~≈<>≤≥=×©→"),
+        alphabet=st.characters(exclude_categories=("Nd", "No", "Nl"), exclude_characters="$€£¥₩§%&#@°/.:+~≈<>≤≥=×©→_"),
         max_size=80,
     ).filter(
         lambda text: not re.search(r"\bvs\b", text)  # the one abbreviation written without a dot
-    )
+    )  # "_" too: "max_retries" is said with its underscore, as a name from code is typed
 )
 def test_text_without_digits_or_symbols_is_untouched(text: str) -> None:
     assert normalize(text) == text

@@ -73,6 +73,8 @@ def _everyday_form(draw: st.DrawFn, language: str) -> str:
         f"in {draw(st.integers(1, 59))}:{draw(st.integers(0, 59)):02d}",
         f"({draw(st.integers(200, 999))}){draw(st.integers(200, 999))}-{draw(st.integers(1000, 9999))}",
         f"Call {draw(st.sampled_from(['911', '988', '112', '999', '311']))}",
+        f"{draw(st.sampled_from(['½', '¼', '¾', '1 ½', '2 ½']))} {unit}", f"{draw(st.sampled_from('xyzab'))}²",
+        f"{draw(st.sampled_from(['max', 'retry', 'user']))}_{draw(st.sampled_from(['count', 'id', 'name']))}",
     ]  # fmt: skip
     return draw(st.sampled_from(forms))
 
@@ -158,3 +160,24 @@ def test_a_decimal_in_a_measure_or_an_amount_is_said_with_the_languages_decimal_
     words = said.split()
     assert _DECIMAL_WORDS[language] in words, f"{form!r} -> {said!r}"
     assert _DOT_WORDS[language] not in words, f"{form!r} -> {said!r}"
+
+
+# Feminine nouns, singular and plural, and the masculine words a count before them must not end in.
+_FEMININE_NOUNS = {"es": (("taza", "semana", "persona", "página"), ("tazas", "semanas", "personas", "páginas")),
+                   "pt-br": (("xícara", "semana", "pessoa", "colher"), ("xícaras", "semanas", "pessoas", "colheres")),
+                   "fr-fr": (("heure", "page", "place", "semaine"), ("heures", "pages", "places", "semaines")),
+                   "it": (("compressa", "settimana", "persona", "tazza"),
+                          ("compresse", "settimane", "persone", "tazze"))}  # fmt: skip
+_MASCULINE_ENDS = {"es": r"(?:\buno|\bun|veintiún|veintiuno|ientos)", "pt-br": r"(?:\bum|\bdois|entos)",
+                   "fr-fr": r"\bun", "it": r"(?:\buno|\bun)"}  # fmt: skip
+
+
+@_SETTINGS
+@given(st.sampled_from(sorted(_FEMININE_NOUNS)), st.integers(1, 999), st.integers(0, 3))
+def test_a_count_agrees_with_the_feminine_noun_after_it(language: str, count: int, which: int) -> None:
+    """ "1 taza": una taza; "21 páginas": veintiuna páginas; "200 pessoas": duzentas pessoas; "21 places": vingt
+    et une places. Never a masculine count before a feminine noun."""
+    singular, plural = _FEMININE_NOUNS[language]
+    noun = (singular if count == 1 else plural)[which]
+    said = normalize(f"Son {count} {noun}.", language)
+    assert noun in said and re.search(rf"{_MASCULINE_ENDS[language]} {noun}\b", said) is None, f"{count} -> {said!r}"

@@ -28,8 +28,8 @@ _GAP = r"[ \t\u00a0\u202f]{1,3}"
 _NOUN_AFTER = re.compile(
     r"[ \t](?!(?:and|or|nor|but|to|of|in|on|at|is|was|are|were|the|for|by|with|from|as)\b)[a-z]{3,}\b"
 )
-_QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s(\[]))['‘](?=\w)")
-_QUOTE_CLOSES = re.compile(r"(?<=[\w.,!?])['’](?=[\s.,;:!?)\]]|$)")
+_QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s(\[]))['‘](?=\S)")
+_QUOTE_CLOSES = re.compile(r"(?<=[^\s\d])['’](?=[\s.,;:!?)\]]|$)")
 _QUOTE_WINDOW = 200  # how far back an open quotation is looked for: bounded, as every rule is
 _PAIRS = {'"': '"', "“": "”", "'": "'", "‘": "’"}  # an opening quote and the mark that would close it
 

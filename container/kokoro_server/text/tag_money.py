@@ -76,11 +76,26 @@ def _priced_per(match: re.Match[str], reading: Reading, index: int) -> Form | No
     return Per(money, _PER_ABBREVIATIONS[match["per"]]) if isinstance(money, Money) else None
 
 
+def _coded(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "$50 CAD", "$1,299.00 MXN": a sign many currencies share, then the code that says which."""
+    form = classify(match["money"], reading.locale)
+    code = reading.locale.currencies.get(match["code"])
+    if not isinstance(form, Money) or code is None or code not in _SHARED_SIGNS[match["money"][0]]:
+        return None
+    return Money(form.amount, code, sign=match["code"])
+
+
+# Signs that several currencies write, and the codes that may follow them.
+_SHARED_SIGNS = {"$": frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"}),
+                 "¥": frozenset({"JPY", "CNY"})}  # fmt: skip
+
+
 def money_rules(locale: Locale) -> tuple[Rule, ...]:
     """The rules of money that start at a number: the amount, then its magnitude or its currency."""
     signs = "|".join(re.escape(sign) for sign in sorted(locale.currencies, key=len, reverse=True))
     scales, number = scale_words(locale), number_pattern(locale)
     rules = [
+        pattern_rule(rf"(?P<money>[$¥]{number}){GAP}(?P<code>[A-Z]{{3}})\b", _coded),
         pattern_rule(
             rf"(?P<q>{QUALIFIER})?(?P<n>{number}(?:[kKMB]|bn)?){GAP}(?:(?P<scale>{scales}){GAP})?"
             rf"(?P<glued>{_glued_scales(locale)})?(?P<sign>{signs})(?:/(?P<per>\w{{1,10}}))?",

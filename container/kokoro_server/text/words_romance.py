@@ -16,29 +16,33 @@ CURRENCIES = {
         "USD": ("dólar", "dólares", "centavo", "centavos"),
         "GBP": ("libra", "libras", "penique", "peniques"),
         "BRL": ("real", "reales", "centavo", "centavos"),
+        "MXN": ("peso mexicano", "pesos mexicanos", "centavo", "centavos"),
     },
     "fr": {
         "EUR": ("euro", "euros", "centime", "centimes"),
         "USD": ("dollar", "dollars", "cent", "cents"),
         "GBP": ("livre", "livres", "penny", "pence"),
         "BRL": ("réal", "réaux", "centavo", "centavos"),
+        "MXN": ("peso mexicain", "pesos mexicains", "centavo", "centavos"),
     },
     "it": {
         "EUR": ("euro", "euro", "centesimo", "centesimi"),
         "USD": ("dollaro", "dollari", "centesimo", "centesimi"),
         "GBP": ("sterlina", "sterline", "penny", "pence"),
         "BRL": ("real", "real", "centavo", "centavos"),
+        "MXN": ("peso messicano", "pesos messicani", "centavo", "centavos"),
     },
     "pt_BR": {
         "EUR": ("euro", "euros", "centavo", "centavos"),
         "USD": ("dólar", "dólares", "centavo", "centavos"),
         "GBP": ("libra", "libras", "pêni", "pence"),
         "BRL": ("real", "reais", "centavo", "centavos"),
+        "MXN": ("peso mexicano", "pesos mexicanos", "centavo", "centavos"),
     },
 }
 # How each currency is written, before or after the amount (the names are in CURRENCIES, by ISO code).
 CURRENCY_SIGNS = {"€": "EUR", "EUR": "EUR", "$": "USD", "US$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
-                  "R$": "BRL", "BRL": "BRL"}  # fmt: skip
+                  "R$": "BRL", "BRL": "BRL", "MXN": "MXN", "MX$": "MXN"}  # fmt: skip
 # A magnitude written after a number ("10k", "3,5M", "2,5 M€"), and the words for one that an amount of money
 # takes before its currency ("R$ 4 bilhões": quatro bilhões de reais).
 _WRITTEN_SCALES = {"k": "thousand", "K": "thousand", "M": "million", "B": "billion", "bn": "billion"}

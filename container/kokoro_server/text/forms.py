@@ -144,6 +144,7 @@ class Time:
     meridiem: str | None = None  # "am" or "pm"
     zone: str | None = None  # "EST"
     twenty_four: bool = False  # written with a leading zero or past 12: "09:00", "14:30"
+    hundreds: bool = False  # written in four digits ("1500 UTC", "0900 hours"): said as written, "fifteen hundred"
 
 
 @dataclass(frozen=True)

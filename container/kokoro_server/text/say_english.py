@@ -310,6 +310,9 @@ def _(form: Time, british: bool) -> str:
     hour, minute = form.hour, form.minute or 0
     if form.meridiem:
         said = f"{_clock(hour, minute, british)} {form.meridiem.upper()}"
+    elif form.hundreds:  # "1500 UTC": fifteen hundred; "0930 hours": oh nine thirty; "0015": zero zero fifteen
+        said = f"{spoken.cardinal(hour, british)} hundred" if minute == 0 else _clock(hour, minute, british)
+        said = f"oh {said}" if 0 < hour < 10 else f"zero {said}" if hour == 0 and minute else said
     elif british and form.twenty_four:
         said = f"{spoken.cardinal(hour, british)} hundred" if minute == 0 else _clock(hour, minute, british)
     elif form.twenty_four:  # a 24-hour time ("09:00", "18:30"), said on the 12-hour clock

@@ -365,7 +365,8 @@ def _(form: Duration, lang: str) -> str:
     for value, unit in ((form.hours or 0, "hour"), (form.minutes, "minute"), (form.seconds, "second")):
         if value:
             one, many = words.DURATION_UNITS[lang][unit]
-            parts.append(one if value == 1 else f"{cardinal(value, lang)} {many}")
+            count = _feminine(cardinal(value, lang), lang) if unit == "hour" else cardinal(value, lang)
+            parts.append(one if value == 1 else f"{count} {many}")  # "duas horas", "veintiuna horas"
     said = f" {words.AND[lang]} ".join(parts) or f"{cardinal(0, lang)} {words.DURATION_UNITS[lang]['second'][1]}"
     return said
 
@@ -393,6 +394,9 @@ def _(form: Telephone, lang: str) -> str:
     if lang == "fr" and len(form.groups) > 2 and all(len(group) == 2 for group in form.groups):
         pairs = ", ".join(digits(g, _speller(lang)) if g.startswith("0") else cardinal(g, lang) for g in form.groups)
         return f"{words.PLUS[lang]} {pairs}" if form.plus else pairs  # "01 23 45 67 89": said in pairs
+    if lang == "pt_BR" and not form.plus and len(form.groups) > 2 and re.fullmatch(r"[1-9]\d", form.groups[0]):
+        rest = telephone(Telephone(form.groups[1:], extension=form.extension), _speller(lang))
+        return f"{cardinal(form.groups[0], lang)}, {rest}"  # "(11) 3456-7890": the area code is "onze"
     return telephone(form, _speller(lang))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .forms import Form, Number, Range, Said, Time
+from .forms import Form, Joined, Number, Range, Said, Time
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_token import classify
 
@@ -64,7 +64,8 @@ def _hours_written(match: re.Match[str], reading: Reading, index: int) -> Form |
     may be how long, so without a leading zero or a zone it is a time only after a word that a time follows."""
     if not match["zone"] and not match["h"].startswith("0") and reading.core(index - 1).lower() not in _TIME_CUES:
         return None
-    return Time(int(match["h"]), int(match["m"]), zone=match["zone"], twenty_four=True)
+    time = Time(int(match["h"]), int(match["m"]), zone=match["zone"], twenty_four=True, hundreds=True)
+    return time if match["zone"] else Joined((time, Said("hours")))  # "oh nine hundred hours", as it is written
 
 
 _NAMED = r"(?P<named>(?i:noon|midnight))"

@@ -19,6 +19,7 @@ from .forms import (
     Dotted,
     Form,
     Joined,
+    Letters,
     Measure,
     Number,
     Ordinal,
@@ -55,6 +56,8 @@ def _prefix(match: re.Match[str], group: str) -> Word:
     number", "policy number"; "Hwy" -> "highway")."""
     written = match.string[match.start() : match.start(group)]
     written = re.sub(r"\b(?i:hwy)\b\.?", "highway", written)  # "Hwy 101": highway one oh one
+    written = re.sub(r"\b(?i:ref)\.", "reference", written)  # "ref. GB-55120": reference
+    written = re.sub(r"\b(?i:rm)\b\.?", "room", written)  # "Rm. 204": room two oh four
     return Word(" ".join(re.sub(r"#|\b(?i:no|num)\.", " number ", written).split()))
 
 
@@ -62,6 +65,8 @@ def _code(reading_name: str) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
         if _idaho(match, reading, index):
             return None  # "Boise, ID 83702": the state and its ZIP code
+        if match.groupdict().get("spaced"):
+            return Joined((_prefix(match, "spaced"), Code(match["spaced"], reading_name)))
         return Joined((_prefix(match, "code"), Code(match["code"], reading_name)))
 
     return build
@@ -102,11 +107,35 @@ def _number_sign(match: re.Match[str], reading: Reading, index: int) -> Form | N
     return Joined((Said("number"), number)) if number is not None else None
 
 
+_COMPARISONS = {"<": "is less than", ">": "is greater than", "≤": "is less than or equal to",
+                "<=": "is less than or equal to", "≥": "is greater than or equal to",
+                ">=": "is greater than or equal to", "≠": "is not equal to", "!=": "is not equal to"}  # fmt: skip
+
+
+def _compared(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    number = re.sub("−", "-", match["n"])
+    whole, _, fraction = number.lstrip("-").partition(".")
+    amount = Number(whole, fraction or None, negative=number.startswith("-"))
+    return Joined((Word(match["var"]), Said(_COMPARISONS[match["sign"]]), amount))
+
+
+def _status(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return Joined((_prefix(match, "code"), Code(match["code"], "paired")))
+
+
+# "a 503 error", "the 301 redirect": a web server's status before the word that names it
+STATUS = pattern_rule(r"(?P<code>[1-5]\d\d)(?=\s(?i:error|status|response|redirect|page)\b)", _status)
+
+
 def _numbered_part(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "Art. 15", "Sec. 4.12": Article fifteen, Section four point twelve (a section's parts, not a decimal)."""
     parts = tuple(match["n"].split("."))
     number: Form = Dotted(parts, "version") if len(parts) > 1 else Number(match["n"])
-    return Joined((Said(NUMBERED_PARTS[match["part"]]), number))
+    sub = match["sub"]
+    said = (Said(NUMBERED_PARTS[match["part"]]), number)
+    if sub:  # "Sec. 3(b)": section three b
+        return Joined((*said, Letters(sub) if sub.isalpha() else Number(sub)))
+    return Joined(said)
 
 
 def _weekdays(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -310,6 +339,8 @@ _DAY = rf"(?:{_WEEKDAY_NAMES})\.?"
 _BETWEEN_DAYS = r"\s*(?:[-–—&/,]|to|through|thru|and|or)\s*"
 _WEEKDAY_PARTS = re.compile(rf"(?P<day>{_WEEKDAY_NAMES})\.?|(?P<between>\s*[-–—&/]\s*)")
 _UNIT_NAMES = "|".join(re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True))
+# "tracking 7749 2210 5531": a code typed in groups of digits (three or more each, so "order 12 of 20" is not one)
+_SPACED_CODE = r"(?P<spaced>\d{3,6}(?: \d{3,6}){1,5})(?![\w-]|[.,]\d)"
 _CODE = r"(?P<code>(?=[A-Z0-9-]*\d)[A-Z0-9](?:[A-Z0-9-]{0,40}[A-Z0-9])?)(?![\w.,]\d)"
 
 
@@ -333,9 +364,20 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         PLACES,
         pattern_rule(
-            rf"(?i:{PLACES})(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b|\s?(?i:[ap]\.?m)\b|\s?[x×]\s?\d)",
+            rf"(?i:{PLACES})\.?(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b|\s?(?i:[ap]\.?m)\b|\s?[x×]\s?\d)",
             _code("paired"),
         ),
+    )
+    add(  # "x ≤ 5": a variable compared with a number, as algebra says it
+        list("abcdefghijklmnopqrstuvwxyz"),
+        pattern_rule(
+            r"(?P<var>(?!I\b)[A-Za-z]) ?(?P<sign>[<>≤≥≠]|<=|>=|!=) ?(?P<n>[-−]?\d{1,9}(?:\.\d{1,6})?)(?![\w.,]\d)",
+            _compared,
+        ),
+    )
+    add(  # "it returns a 404": a web server's status, said as its digits
+        "returns|returned|return|throws|threw|gives|gave|got|get|gets|hit|hits|shows|showed|sends|sent",
+        pattern_rule(r"(?P<verb>[A-Za-z]+) an? (?P<code>[45]\d\d)(?![\w-]|[.,]\d)", _status),
     )
     add(
         list(NUMBERED_ROADS),
@@ -359,7 +401,8 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         CODE_WORDS,
         pattern_rule(
-            rf"(?i:{CODE_WORDS})(?:\s+(?i:number|no\.|num\.|code|id))?(?:\s+(?:is|was|are))?\s*(?:#|:)?\s*{_CODE}",
+            rf"(?i:{CODE_WORDS})\.?(?:\s+(?i:number|no\.|num\.|code|id))?(?:\s+(?:is|was|are))?\s*(?:#|:)?\s*"
+            rf"(?:{_SPACED_CODE}|{_CODE})",
             _code("digits"),
         ),
     )
@@ -396,7 +439,8 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         [f"{part}." for part in NUMBERED_PARTS],
         pattern_rule(
-            rf"(?P<part>{'|'.join(NUMBERED_PARTS)})\.\s?(?P<n>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}})(?![\w-])",
+            rf"(?P<part>{'|'.join(NUMBERED_PARTS)})\.\s?(?P<n>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}})"
+            rf"(?:\((?P<sub>[a-z]|\d{{1,2}})\))?(?![\w-])",
             _numbered_part,
         ),
     )

@@ -12,7 +12,22 @@ import re
 
 from . import roman
 from . import words_romance as words
-from .forms import Code, Dotted, Form, Joined, Number, Ordinal, Period, Roman, Said, Telephone, Time, Word
+from .forms import (
+    Code,
+    Dotted,
+    Duration,
+    Form,
+    Joined,
+    Number,
+    Ordinal,
+    Period,
+    Range,
+    Roman,
+    Said,
+    Telephone,
+    Time,
+    Word,
+)
 from .locales import ROMANCE, Locale
 from .say_romance import count_before_noun
 from .span_rule import Build, Reading, Rule, pattern_rule
@@ -82,6 +97,16 @@ def _count(lang: str) -> Build:
 
 def _phrase_said(written: str, lang: str) -> str:
     return next(said for _, phrase, said in words.PHRASES[lang] if re.fullmatch(phrase, written))
+
+
+def _hours_glued(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "às 18h30", "a las 7h45": a time after the words a time follows; elsewhere how long ("dura 2h15")."""
+    hour, minute = int(match["h"]), int(match["m"])
+    lang = ROMANCE[reading.locale.language]
+    before = " ".join(reading.core(i).lower() for i in (index - 2, index - 1) if i >= 0)
+    if re.search(rf"(?:^|\s)(?:{words.DOTTED_TIME_CUES[lang]})$", before) and hour <= 23:
+        return Time(hour, minute)
+    return Duration(hour, minute, 0)
 
 
 def _french_clock(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -156,6 +181,13 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
         ),
     )
     phrases = "|".join(phrase for _, phrase, _ in words.PHRASES[lang])  # "1 c. à soupe": a spoon's short form
+    add(  # "seg. a sex.", "lun. a vie.": a range of weekdays' short forms
+        list(weekdays),
+        pattern_rule(
+            rf"(?i:(?P<first>{'|'.join(weekdays)}))\.?\s(?:a|à|al|-|–)\s(?i:(?P<last>{'|'.join(weekdays)}))\.?",
+            lambda m, r, i: Range(Said(weekdays[m["first"].lower()]), Said(weekdays[m["last"].lower()])),
+        ),
+    )
     numeric: list[Rule] = [
         pattern_rule(
             rf"(?P<count>\d{{1,3}}(?:\.\d{{3}}){{0,2}}|½|1/2)[ \u00a0]"
@@ -170,6 +202,14 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Period("Q", int(m["n"]), m["year"] or (f"20{m['short']}" if m["short"] else None)),
         ),
     ]
+    if lang == "pt_BR":  # "(11) 3456-7890", "98765-4321": a Brazilian number, its area code in brackets
+        numeric.append(
+            pattern_rule(
+                r"(?:\((?P<area>\d{2})\)\s?)?(?P<a>9?\d{4})-(?P<b>\d{4})",
+                lambda m, r, i: Telephone(tuple(group for group in (m["area"], m["a"], m["b"]) if group)),
+                opens="(",
+            )
+        )
     if lang == "es":  # "900 123 456", "612 34 56 78": a Spanish telephone number, nine digits in groups
         numeric.append(
             pattern_rule(
@@ -177,8 +217,10 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
                 lambda m, r, i: Telephone(tuple(m["number"].split())),
             )
         )
-    if lang == "fr":  # "75002 Paris": a postcode before its town, said digit by digit
+    if lang in ("fr", "es", "it"):  # "75002 Paris", "28013 Madrid": a postcode before its town, digit by digit
         numeric.append(pattern_rule(r"(?P<code>\d{5})(?=\s+[A-ZÉ][a-zé]+)", lambda m, r, i: Code(m["code"], "digits")))
+    if lang != "fr":  # "18h30", "2h15": Portuguese, Spanish and Italian write it so too
+        numeric.append(pattern_rule(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)", _hours_glued))
     if lang == "fr":
         numeric.append(pattern_rule(r"(?P<h>\d{1,2})\s?h(?:\s?(?P<m>[0-5]\d))?", _french_clock))
         add(

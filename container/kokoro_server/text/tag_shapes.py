@@ -19,6 +19,7 @@ from .forms import (
     Electronic,
     Form,
     Joined,
+    Letters,
     Number,
     Period,
     Range,
@@ -279,6 +280,15 @@ def variable_power(text: str, locale: Locale) -> Form | None:
     if match is None or locale.unit(text) is not None:
         return None
     return Joined((Word(match["letter"]), Symbol(match["sign"])))
+
+
+_VISCOSITY = re.compile(r"(?P<winter>0|5|10|15|20|25)W-?(?P<hot>\d{2})")
+
+
+def viscosity(text: str) -> Form | None:
+    """ "5W-30": a motor oil's grade, its winter number, the letter and its hot number ("five W thirty")."""
+    match = _VISCOSITY.fullmatch(text)
+    return Joined((Number(match["winter"]), Letters("W"), Number(match["hot"]))) if match else None
 
 
 def identifier(text: str) -> Form | None:

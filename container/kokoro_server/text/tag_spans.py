@@ -112,7 +112,10 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     elif not whole and match["n"] in VULGAR:  # "¾ tsp"
         amount = Fraction(*part.split("/"))
     else:
-        amount = quantity(match["n"], locale) or classify(match["n"], locale)
+        grouped = locale.language == "fr-fr" and re.fullmatch(_FRENCH_GROUPS, match["n"])  # "30 000 km"
+        amount = (
+            number_in(match["n"], reading) if grouped else quantity(match["n"], locale) or classify(match["n"], locale)
+        )
     if isinstance(amount, Signed):  # "~5 min": about five minutes
         inner = _measured(amount.what, unit, per, False)
         return Signed(amount.sign, inner) if inner is not None else None

@@ -29,6 +29,7 @@ from .forms import (
     Ordinal,
     Per,
     Percent,
+    Range,
     Said,
     Scaled,
     Signed,
@@ -53,6 +54,7 @@ from .tag_shapes import (
     shaped,
     telephone,
     variable_power,
+    viscosity,
 )
 from .tokens import is_word, sayable
 
@@ -123,8 +125,8 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         return None
     if core in locale.abbreviations:
         return Said(locale.abbreviations[core])
-    if (shape := identifier(core) or variable_power(core, locale)) is not None:
-        return shape  # "max_retries", "x²"
+    if (shape := identifier(core) or variable_power(core, locale) or viscosity(core)) is not None:
+        return shape  # "max_retries", "x²", "5W-30"
     if is_word(core):
         if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"
@@ -310,6 +312,14 @@ def _range(core: str, locale: Locale) -> Form | None:
         if (named := named_range(low, high, locale)) is not None:
             return named
         low_form, high_form = quantity(low, locale), quantity(high, locale)
+        scale = re.fullmatch(r".*\d(k|K|M|B|bn)", high)
+        if isinstance(low_form, Money) and isinstance(low_form.amount, Number) and scale and scale[1] in locale.scales:
+            high_number = read_number(high[: -len(scale[1])], locale)  # "$2.5–3M", "$70–90K": the magnitude is both's
+            if high_number is not None:
+                magnitude = locale.scales[scale[1]]
+                return Range(
+                    Scaled(low_form.amount, magnitude), replace(low_form, amount=Scaled(high_number, magnitude))
+                )
         if low_form is not None and high_form is not None and (form := ranged(low_form, high_form, (low, high))):
             return form
     return None
@@ -400,6 +410,9 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
     if re.fullmatch(r"[A-Z]/[A-Z]", core):
         return Code(core[0] + core[2])  # "an A/B test", "the A/C", "I/O": the letters
     if "/" in core and all(is_word(part) for part in core.split("/")):
+        days = [locale.weekdays.get(part.rstrip(".")) for part in core.split("/")]
+        if all(days):
+            return Said(" ".join(day for day in days if day))  # "Tues/Thurs": Tuesday Thursday
         return Word(core.replace("/", " "))  # "and/or", "TCP/IP"
     if "+" in core and locale.language.startswith("en") and (keys := _shortcut(core)) is not None:
         return Said(keys)

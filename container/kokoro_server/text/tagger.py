@@ -18,7 +18,7 @@ from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, 
 from .locales import ROMANCE, Locale
 from .span_rule import Reading, Rule, Span
 from .tag_clock import named_time_rules
-from .tag_cues import ADDRESS, CAPITALIZED, COMPASS_STREET, ENDS_IN_NAME, FLOOR, STREET, english_rules
+from .tag_cues import ADDRESS, CAPITALIZED, COMPASS_STREET, ENDS_IN_NAME, FLOOR, STATUS, STREET, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
@@ -53,7 +53,14 @@ def _rules(locale: Locale) -> Rules:
     if locale.language.startswith("en"):
         for word, found in (english_rules() | named_time_rules()).items():
             words[word] = words.get(word, ()) + found
-        numeric = (ADDRESS, COMPASS_STREET, FLOOR, *imperial_rules(), *numeric_rules(locale, money_rules(locale)))
+        numeric = (
+            ADDRESS,
+            COMPASS_STREET,
+            FLOOR,
+            STATUS,
+            *imperial_rules(),
+            *numeric_rules(locale, money_rules(locale)),
+        )
         return Rules(numeric, words, (CAPITALIZED, STREET))
     if locale.language in ROMANCE:
         by_word, numeric, capitalized = romance_rules(locale)
@@ -98,7 +105,7 @@ def _dot(token: Token, locale: Locale) -> str:
     return "capital" if token.core in _LISTS_END or token.core not in locale.abbreviations else "end"
 
 
-_LISTS_END = frozenset({"etc.", "ecc."})  # "… photos, etc. Then": a list's end may be a sentence's
+_LISTS_END = frozenset({"etc.", "ecc.", "incl."})  # "… photos, etc. Then": a list's end may be a sentence's
 
 
 def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:
@@ -144,6 +151,9 @@ def _alone(reading: Reading, index: int) -> Form | None:
     named = core[:-1] in locale.weekdays and core.endswith(".") and before.lower() not in english.DETERMINERS | {"a"}
     if named and locale.language.startswith("en"):  # not "the Sun."
         return Said(locale.weekdays[core[:-1]])  # "due EOD Fri.": a weekday's short form with its dot
+    month = locale.months.get(core[:-1]) if core.endswith(".") and locale.language.startswith("en") else None
+    if month is not None and before.lower() in _BEFORE_A_MONTH:
+        return Said(english.MONTHS[month - 1])  # "up 12% from Oct.": a month's short form after its preposition
     if form is None and before.lower() == "per" and locale.language.startswith("en"):
         if (unit := locale.unit(core.rstrip("."))) in english.UNITS and len(core) > 1:
             return Said(english.UNITS[unit][0])  # "$12–$15 per lb": per pound
@@ -166,11 +176,12 @@ def _alone(reading: Reading, index: int) -> Form | None:
         return Joined((form.amount, Letters("K")))  # "a 5K run", "4K TV": the letter, not a thousand
     if isinstance(form, Decade) and before.lower() in _ARTICLES.get(locale.language, ()):
         return replace(form, after_article=True)  # "los 1980s": los años ochenta
-    if locale.language == "es" and isinstance(form, Ordinal) and noun_after:
+    if locale.language == "es" and isinstance(form, Ordinal) and noun_after and after not in locale.abbreviations:
         return replace(form, before_noun=True)  # "el 1.º día": el primer día
     return form
 
 
+_BEFORE_A_MONTH = frozenset("from in since until till through by of before after early late mid".split())
 _MASKED = re.compile(r"[xX*•]{1,12}(?P<digits>\d{4})")
 
 

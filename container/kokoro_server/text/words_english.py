@@ -172,7 +172,7 @@ ABBREVIATIONS = {
     "Gov.": "Governor", "Gen.": "General", "Capt.": "Captain", "Lt.": "Lieutenant", "Sgt.": "Sergeant",
     "Mt.": "Mount", "Hon.": "Honorable", "acct.": "account", "incl.": "including", "excl.": "excluding",
     "pkg.": "package", "qty.": "quantity", "qty": "quantity", "w/": "with", "w/o": "without", "p.": "page",
-    "pp.": "pages",
+    "pp.": "pages", "ref.": "reference", "Ref.": "Reference",
     "Ch.": "Chapter", "Vol.": "Volume", "vol.": "volume", "Fig.": "Figure", "fig.": "figure", "Hwy": "Highway",
     "hwy": "highway", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
 }  # fmt: skip
@@ -199,7 +199,7 @@ CODE_NAMES = (
 )
 # Places said as people say them aloud: "room 1204" is "twelve oh four", "gate B12" "B twelve".
 PLACES = (
-    "room|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker|train"
+    "room|rm|gate|seat|platform|terminal|table|track|pier|aisle|row|bus|route|stop|door|dock|bay|ward|bed|locker|train"
     "|coach|carriage|tram|ferry"
     "|cabin|berth|stand|hall|lot|level|highway|hwy|interstate|port|error|http|exit|suite|unit|building|bldg|wing"
 )

@@ -263,7 +263,7 @@ UNITS = {
     "pied/pieds ″=un pouce/pouces m=un mètre/mètres m²=un mètre carré/mètres carrés m2=un mètre carré/mètres "
     "carrés m³=un mètre cube/mètres cubes m3=un mètre cube/mètres cubes km²=un kilomètre carré/kilomètres carrés "
     "cm²=un centimètre carré/centimètres carrés cm³=un centimètre cube/centimètres cubes ha=un hectare/hectares "
-    "cl=un centilitre/centilitres "
+    "cl=un centilitre/centilitres j=un jour/jours "
     "Mbit/s=un mégabit par seconde/mégabits par seconde Gbit/s=un gigabit par seconde/gigabits par seconde",
     "it": "km=un chilometro/chilometri cm=un centimetro/centimetri mm=un millimetro/millimetri "
     "kg=un chilo/chili g=un grammo/grammi mg=un milligrammo/milligrammi l=un litro/litri ml=un millilitro/millilitri "
@@ -348,16 +348,19 @@ ADDRESS_WORDS = {
 ABBREVIATIONS = {
     "es": {"aprox.": "aproximadamente", "etc.": "etcétera", "art.": "artículo", "tel.": "teléfono",
            "pág.": "página", "págs.": "páginas", "máx.": "máximo", "mín.": "mínimo", "Ud.": "usted",
-           "Uds.": "ustedes", "ej.": "ejemplo", "dto.": "descuento"},
+           "Uds.": "ustedes", "ej.": "ejemplo", "dto.": "descuento", "Dña.": "doña", "Dª": "doña", "D.ª": "doña",
+           "c/u": "cada uno", "incl.": "incluido", "máx": "máximo", "max.": "máximo", "cap.": "capítulo",
+           "caps.": "capítulos", "izq.": "izquierda", "izda.": "izquierda"},
     "fr": {"etc.": "et cetera", "env.": "environ", "art.": "article", "tél.": "téléphone", "max.": "maximum",
-           "ex.": "exemple", "c.-à-d.": "c'est-à-dire"},
+           "ex.": "exemple", "c.-à-d.": "c'est-à-dire", "chap.": "chapitre", "incl.": "inclus"},
     "it": {"ecc.": "eccetera", "etc.": "eccetera", "dott.": "dottor", "dott.ssa": "dottoressa",
            "Dott.ssa": "dottoressa", "sig.": "signor", "sig.ra": "signora", "ca.": "circa", "art.": "articolo",
            "tel.": "telefono", "pag.": "pagina", "es.": "esempio", "prof.": "professor", "Prof.": "professor",
-           "ing.": "ingegner", "Ing.": "ingegner", "avv.": "avvocato"},
+           "ing.": "ingegner", "Ing.": "ingegner", "avv.": "avvocato", "max.": "massimo", "incl.": "inclusa",
+           "cap.": "capitolo", "pagg.": "pagine"},
     "pt_BR": {"aprox.": "aproximadamente", "etc.": "et cetera", "art.": "artigo", "tel.": "telefone",
               "pág.": "página", "máx.": "máximo", "mín.": "mínimo", "ex.": "exemplo", "Prof.": "professor",
-              "Profa.": "professora"},
+              "Profa.": "professora", "cap.": "capítulo", "incl.": "incluso", "máx": "máximo", "max.": "máximo"},
 }  # fmt: skip
 ABBREVIATIONS = {
     lang: table | {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key, value in table.items()
@@ -367,8 +370,11 @@ ABBREVIATIONS = {
 # Short forms of two words, by their first word as written: "p. ej." is "por ejemplo", "c. à café" "cuillère
 # à café", "c/ 8 h" "cada ocho horas".
 PHRASES = {
-    "es": (("p.", r"p\.\s?ej\.", "por ejemplo"), ("c/", r"c/(?=\s?\d)", "cada")),
-    "fr": (("p.", r"p\.\s?ex\.", "par exemple"), ("c.", r"c\.\s?à\s?(?:c\.|café)", "cuillère à café"),
+    "es": (("p.", r"p\.\s?ej\.", "por ejemplo"), ("c/", r"c/(?=\s?\d)", "cada"),
+           ("ej.", r"ej\.(?=\s?\d)", "ejercicio")),  # "ej. 3": an exercise; "p. ej.": for example
+    "fr": (("p.", r"p\.\s?ex\.", "par exemple"), ("p.", r"p\.(?=\s?\d+[–-]\d)", "pages"),
+           ("p.", r"p\.(?=\s?\d)", "page"),
+           ("pp.", r"pp\.(?=\s?\d)", "pages"), ("c.", r"c\.\s?à\s?(?:c\.|café)", "cuillère à café"),
            ("c.", r"c\.\s?à\s?(?:s\.|soupe)", "cuillère à soupe")),
     "it": (("p.", r"p\.\s?es\.", "per esempio"),),
     "pt_BR": (("p.", r"p\.\s?ex\.", "por exemplo"),),

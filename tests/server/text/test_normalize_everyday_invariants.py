@@ -75,6 +75,7 @@ def _everyday_form(draw: st.DrawFn, language: str) -> str:
         f"Call {draw(st.sampled_from(['911', '988', '112', '999', '311']))}",
         f"{draw(st.sampled_from(['½', '¼', '¾', '1 ½', '2 ½']))} {unit}", f"{draw(st.sampled_from('xyzab'))}²",
         f"{draw(st.sampled_from(['max', 'retry', 'user']))}_{draw(st.sampled_from(['count', 'id', 'name']))}",
+        f"{draw(st.sampled_from(['0', '5', '10', '15']))}W-{draw(st.sampled_from(['20', '30', '40']))}",
     ]  # fmt: skip
     return draw(st.sampled_from(forms))
 

@@ -99,6 +99,10 @@ def _phrase_said(written: str, lang: str) -> str:
     return next(said for _, phrase, said in words.PHRASES[lang] if re.fullmatch(phrase, written))
 
 
+def _said(said: str) -> Build:
+    return lambda match, reading, index: Said(said)
+
+
 def _hours_glued(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "às 18h30", "a las 7h45": a time after the words a time follows; elsewhere how long ("dura 2h15")."""
     hour, minute = int(match["h"]), int(match["m"])
@@ -143,7 +147,7 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
         ),
     )
     for first, phrase, said in words.PHRASES[lang]:  # "p. ej.", "c. à café", "P. ej." at a sentence's start
-        add([first], pattern_rule(f"(?i:{phrase[0]}){phrase[1:]}", lambda m, r, i, said=said: Said(said)))
+        add([first], pattern_rule(f"(?i:{phrase[0]}){phrase[1:]}", _said(said)))
     versions = words.VERSION_WORDS[lang]
     add(
         versions.split("|"),

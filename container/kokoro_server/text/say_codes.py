@@ -211,7 +211,7 @@ def _dotted(text: str, speller: Speller, host: bool = False) -> str:
             short_first = host and number == 0 and len(run) <= 2 and run.lower() not in speller.short_words
             country = host and number == len(pieces) - 1 and len(run) == 2 and run.lower() not in _WORD_DOMAINS
             # "dmv.ca.gov", "health.ny.gov": a state's code before its government's domain
-            state = host and len(run) == 2 and [run for _, run in pieces[number + 1 :]][-1:] == ["gov"]
+            state = host and len(run) == 2 and [run for _, run in pieces[number + 1 :]] == [".", "gov"]
             readable = _readable_label(run, speller) and not short_first and not country and not state
             said.append(run if readable else letters(run, speller))
         elif kind == "sign" and (name := speller.address_signs.get(run) or speller.symbols.get(run, "")):

@@ -120,11 +120,18 @@ def _compared(match: re.Match[str], reading: Reading, index: int) -> Form | None
 
 
 def _status(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    if int(match["code"]) not in _STATUSES:
+        return None  # "a 250 page report", "a 450 mile range": counts, not a server's status
     return Joined((_prefix(match, "code"), Code(match["code"], "paired")))
 
 
+_STATUSES = frozenset({100, 101, 200, 201, 202, 204, 206, 301, 302, 303, 304, 307, 308, 400, 401, 402, 403, 404, 405,
+                       406, 408, 409, 410, 411, 412, 413, 414, 415, 416, 418, 422, 425, 426, 428, 429, 431, 451, 500,
+                       501, 502, 503, 504, 505, 507, 508, 511})  # fmt: skip
+
+
 # "a 503 error", "the 301 redirect": a web server's status before the word that names it
-STATUS = pattern_rule(r"(?P<code>[1-5]\d\d)(?=\s(?i:error|status|response|redirect|page)\b)", _status)
+STATUS = pattern_rule(r"(?P<code>[1-5]\d\d)(?=\s(?i:error|status|response|redirect)\b)", _status)
 
 
 def _numbered_part(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -364,14 +371,15 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         PLACES,
         pattern_rule(
-            rf"(?i:{PLACES})\.?(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b|\s?(?i:[ap]\.?m)\b|\s?[x×]\s?\d)",
+            rf"(?i:{PLACES})(?:(?<=[Rr]m)\.)?(?:\s+(?:(?i:number|no\.|#)\s*)?(?:is\s+)?)(?P<code>[A-Z]{{0,2}}\d{{1,4}}[A-Z]?)(?![\w-]|[.,]\d|['’′\"”″]|\s?(?:{_UNIT_NAMES})\b|\s?(?i:[ap]\.?m)\b|\s?[x×]\s?\d)",
             _code("paired"),
         ),
     )
     add(  # "x ≤ 5": a variable compared with a number, as algebra says it
         list("abcdefghijklmnopqrstuvwxyz"),
         pattern_rule(
-            r"(?P<var>(?!I\b)[A-Za-z]) ?(?P<sign>[<>≤≥≠]|<=|>=|!=) ?(?P<n>[-−]?\d{1,9}(?:\.\d{1,6})?)(?![\w.,]\d)",
+            r"(?P<var>(?![IaA]\b)[A-Za-z]) ?(?P<sign>[<>≤≥≠]|<=|>=|!=) ?(?P<n>[-−]?\d{1,9}(?:\.\d{1,6})?)"
+            rf"(?![\w.,]\d|\s?(?:°|%|(?:{_UNIT_NAMES})\b))",  # "T > 30 °C", "t > 100 ms": a measure, read as one
             _compared,
         ),
     )
@@ -401,7 +409,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         CODE_WORDS,
         pattern_rule(
-            rf"(?i:{CODE_WORDS})\.?(?:\s+(?i:number|no\.|num\.|code|id))?(?:\s+(?:is|was|are))?\s*(?:#|:)?\s*"
+            rf"(?i:{CODE_WORDS})(?:(?<=[Rr]ef)\.)?(?:\s+(?i:number|no\.|num\.|code|id))?(?:\s+(?:is|was|are))?\s*(?:#|:)?\s*"
             rf"(?:{_SPACED_CODE}|{_CODE})",
             _code("digits"),
         ),

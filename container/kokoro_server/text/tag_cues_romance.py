@@ -83,7 +83,9 @@ def _count(lang: str) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
         count, noun = match["count"], match["noun"] or _phrase_said(match["phrase"], lang)
         half = count in ("½", "1/2")
-        gender = feminine(noun.split()[0], lang, plural=count != "1" and not half)  # "cuillère à café"
+        if not noun[0].islower() or _labelled(reading, index):
+            return None  # "Parte 1 Introducción", "la opción 1 cuesta", "Calle Mayor 1 puerta": not a count
+        gender = feminine(noun.split()[0], lang)  # "cuillère à café"
         if gender is None or not (gender or half or lang in ("es", "it")):
             return None  # a masculine noun changes a count only in Spanish ("un") and Italian ("uno studente")
         said = Said(count_before_noun(count, noun, gender, lang))
@@ -95,8 +97,37 @@ def _count(lang: str) -> Build:
     return build
 
 
+def _labelled(reading: Reading, index: int) -> bool:
+    """Whether the number at ``index`` labels what is before it (a word that numbers things, or a name) rather
+    than counting what follows."""
+    before = reading.core(index - 1)
+    if not before or reading.tokens[index - 1].trail.endswith((".", "!", "?", ":", ";", ",")):
+        return False  # the number starts a sentence or a clause
+    sentence_start = index == 1 or reading.tokens[index - 2].trail.endswith((".", "!", "?", ":"))
+    return before.lower() in words.LABEL_WORDS or (before[0].isupper() and not sentence_start)
+
+
 def _phrase_said(written: str, lang: str) -> str:
     return next(said for _, phrase, said in words.PHRASES[lang] if re.fullmatch(phrase, written))
+
+
+def _code_after(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """A code after its word, digit by digit; after the words of a card's last digits ("terminada en 4821"), a
+    year stays one ("la torre, terminada en 1889")."""
+    ending = re.match(r"(?i)termin|acabad|finissant|se terminant|che termina|che finisce|com final", match.group())
+    if ending and re.fullmatch(r"1[1-9]\d\d|20\d\d", match["code"]):
+        return None
+    return Joined((_prefix(match, "code"), Code(match["code"], "digits")))
+
+
+def _postcode(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "75002 Paris", "28013 Madrid", "00184 Roma": five digits before a town; not "20000 Km"."""
+    town = reading.core(index + 1)
+    if reading.locale.unit(town) is not None or (
+        reading.locale.language == "es" and not "01" <= match["code"][:2] <= "52"
+    ):
+        return None
+    return Code(match["code"], "digits")
 
 
 def _said(said: str) -> Build:
@@ -143,11 +174,12 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
         [word.split()[0] for word in code_words.split("|")],
         pattern_rule(
             rf"(?:{code_words})(?:\s+(?:{words.CODE_QUALIFIERS[lang]}))?(?:\s+(?:es|est|è|é))?\s*:?\s*{_CODE}",
-            lambda m, r, i: Joined((_prefix(m, "code"), Code(m["code"], "digits"))),
+            _code_after,
         ),
     )
     for first, phrase, said in words.PHRASES[lang]:  # "p. ej.", "c. à café", "P. ej." at a sentence's start
-        add([first], pattern_rule(f"(?i:{phrase[0]}){phrase[1:]}", _said(said)))
+        start = f"(?i:{phrase[0]})" if phrase[0] == "p" else phrase[0]  # "P. ej." too; "C/" is a street
+        add([first], pattern_rule(f"{start}{phrase[1:]}", _said(said)))
     versions = words.VERSION_WORDS[lang]
     add(
         versions.split("|"),
@@ -188,7 +220,7 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
     add(  # "seg. a sex.", "lun. a vie.": a range of weekdays' short forms
         list(weekdays),
         pattern_rule(
-            rf"(?i:(?P<first>{'|'.join(weekdays)}))\.?\s(?:a|à|al|-|–)\s(?i:(?P<last>{'|'.join(weekdays)}))\.?",
+            rf"(?i:(?P<first>{'|'.join(weekdays)}))\.\s(?:a|à|al|-|–)\s(?i:(?P<last>{'|'.join(weekdays)}))\.?",
             lambda m, r, i: Range(Said(weekdays[m["first"].lower()]), Said(weekdays[m["last"].lower()])),
         ),
     )
@@ -209,8 +241,8 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
     if lang == "pt_BR":  # "(11) 3456-7890", "98765-4321": a Brazilian number, its area code in brackets
         numeric.append(
             pattern_rule(
-                r"(?:\((?P<area>\d{2})\)\s?)?(?P<a>9?\d{4})-(?P<b>\d{4})",
-                lambda m, r, i: Telephone(tuple(group for group in (m["area"], m["a"], m["b"]) if group)),
+                r"(?:\((?P<area>\d{2})\)\s?(?P<a>9?\d{4})|(?P<a2>9\d{4}))-(?P<b>\d{4})",  # not "2020-2024"
+                lambda m, r, i: Telephone(tuple(group for group in (m["area"], m["a"] or m["a2"], m["b"]) if group)),
                 opens="(",
             )
         )
@@ -222,7 +254,7 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             )
         )
     if lang in ("fr", "es", "it"):  # "75002 Paris", "28013 Madrid": a postcode before its town, digit by digit
-        numeric.append(pattern_rule(r"(?P<code>\d{5})(?=\s+[A-ZÉ][a-zé]+)", lambda m, r, i: Code(m["code"], "digits")))
+        numeric.append(pattern_rule(r"(?P<code>\d{5})(?=\s+[A-ZÉ][a-zé]+)", _postcode))
     if lang != "fr":  # "18h30", "2h15": Portuguese, Spanish and Italian write it so too
         numeric.append(pattern_rule(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)", _hours_glued))
     if lang == "fr":

@@ -26,18 +26,22 @@ _LENGTH = re.compile(r"(?P<n>\d{1,4}(?:[.,]\d{1,3})?)(?P<mark>\"|”|″|''|’�
 _FEET_BEFORE = re.compile(r"[ \t]?(?:x|×|by|tall|long|wide|high|deep|ceilings?|boat|ladder|fence|drop)\b")
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
 _NOUN_AFTER = re.compile(
-    r"[ \t](?!(?:and|or|nor|but|to|of|in|on|at|is|was|are|were|the|for|by|with|from|as)\b)[a-z]{3,}\b"
+    r"[ \t](?!(?:and|or|nor|but|to|of|in|on|at|is|was|are|were|the|for|by|with|from|as|under|over|apart|even"
+    r"|below|above|behind|ahead|off|out|up|down|into|onto|across|along|around|past|beyond|back|each|total|more"
+    r"|less|long|away|then|than|too|so|if|when|while|per|plus|minus|max|min|left|right|apiece)\b)[a-z]{3,}\b"
 )
-_QUOTE_OPENS = re.compile(r"(?:^|(?<=[\s(\[]))['‘](?=\S)")
-_QUOTE_CLOSES = re.compile(r"(?<=[^\s\d])['’](?=[\s.,;:!?)\]]|$)")
+# A single quote opening a quotation (at a word's start) or closing one (after a word or a number).
+_QUOTE_MARK = re.compile(r"(?P<open>(?:^|(?<=[\s(\[]))['‘](?=\S))|(?P<close>(?<=\S)['’](?=[\s.,;:!?)\]]|$))")
 _QUOTE_WINDOW = 200  # how far back an open quotation is looked for: bounded, as every rule is
 _PAIRS = {'"': '"', "“": "”", "'": "'", "‘": "’"}  # an opening quote and the mark that would close it
 
 
 def _single_quote_open(text: str, position: int) -> bool:
     """Whether a single quotation opened before ``position`` (within the window) is still open."""
-    window = text[max(0, position - _QUOTE_WINDOW) : position]
-    return len(_QUOTE_OPENS.findall(window)) > len(_QUOTE_CLOSES.findall(window))
+    depth = 0  # in order: a possessive or a foot mark with no quotation open ("students'", "6'") closes nothing
+    for mark in _QUOTE_MARK.finditer(text[max(0, position - _QUOTE_WINDOW) : position]):
+        depth = depth + 1 if mark["open"] else max(0, depth - 1)
+    return depth > 0
 
 
 def _number(written: str) -> Number:

@@ -75,7 +75,7 @@ _PADDED_MONTH_DAY = re.compile(r"(?=0|\d\d/0)(?P<a>\d\d)/(?P<b>\d\d)")
 _FRACTION = re.compile(r"(?P<top>\d{1,3}(?:\.\d)?)/(?P<bottom>\d{1,3})(?i:st|nd|rd|th)?(?i:s)?")  # "3/8ths", "2/3RDS"
 
 
-_POINT_CENTS = r"\d{1,3}(?:,\d{3})+\.\d{2}"  # thousands by commas and cents by a point: the point is the decimal
+_POINT_CENTS = r"\d{1,3}(?:,\d{3}){1,4}\.\d{2}"  # thousands by commas and cents by a point: the point is the decimal
 
 
 @cache
@@ -317,12 +317,17 @@ def _range(core: str, locale: Locale) -> Form | None:
             high_number = read_number(high[: -len(scale[1])], locale)  # "$2.5–3M", "$70–90K": the magnitude is both's
             if high_number is not None:
                 magnitude = locale.scales[scale[1]]
-                return Range(
-                    Scaled(low_form.amount, magnitude), replace(low_form, amount=Scaled(high_number, magnitude))
-                )
+                high_money = replace(low_form, amount=Scaled(high_number, magnitude))
+                if _value(low_form.amount) >= _value(high_number):
+                    return Range(low_form, high_money)  # "$500–1M": five hundred dollars to one million dollars
+                return Range(Scaled(low_form.amount, magnitude), high_money)
         if low_form is not None and high_form is not None and (form := ranged(low_form, high_form, (low, high))):
             return form
     return None
+
+
+def _value(number: Number) -> float:
+    return float(f"{number.whole or 0}.{number.fraction or 0}")
 
 
 def _compound(core: str, locale: Locale) -> Form | None:

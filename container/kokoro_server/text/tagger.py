@@ -105,7 +105,7 @@ def _dot(token: Token, locale: Locale) -> str:
     return "capital" if token.core in _LISTS_END or token.core not in locale.abbreviations else "end"
 
 
-_LISTS_END = frozenset({"etc.", "ecc.", "incl."})  # "… photos, etc. Then": a list's end may be a sentence's
+_LISTS_END = frozenset({"etc.", "ecc."})  # "… photos, etc. Then": a list's end may be a sentence's
 
 
 def _span_at(reading: Reading, index: int, rules: Rules) -> Span | None:

@@ -172,7 +172,7 @@ ABBREVIATIONS = {
     "Gov.": "Governor", "Gen.": "General", "Capt.": "Captain", "Lt.": "Lieutenant", "Sgt.": "Sergeant",
     "Mt.": "Mount", "Hon.": "Honorable", "acct.": "account", "incl.": "including", "excl.": "excluding",
     "pkg.": "package", "qty.": "quantity", "qty": "quantity", "w/": "with", "w/o": "without", "p.": "page",
-    "pp.": "pages", "ref.": "reference", "Ref.": "Reference",
+    "pp.": "pages",
     "Ch.": "Chapter", "Vol.": "Volume", "vol.": "volume", "Fig.": "Figure", "fig.": "figure", "Hwy": "Highway",
     "hwy": "highway", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
 }  # fmt: skip
@@ -182,7 +182,7 @@ ABBREVIATIONS |= {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key
 # Short forms said in full only before a number, since alone they are words ("Art. 15": Article fifteen; "modern
 # art." stays).
 NUMBERED_PARTS = {"Art": "Article", "Arts": "Articles", "Sec": "Section", "Secs": "Sections", "Para": "Paragraph",
-                  "Paras": "Paragraphs", "Cl": "Clause", "Reg": "Regulation", "Ex": "Exhibit"}  # fmt: skip
+                  "Paras": "Paragraphs", "Cl": "Clause", "Reg": "Regulation"}  # fmt: skip
 TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Sen.", "Rep.", "Gov.", "Gen.", "Capt.", "Lt.", "Sgt.",
                     "Hon."})  # fmt: skip
 # Titles written without their dot, as Britain writes them: said in full only before a name ("Mr Jones"), since

@@ -2,42 +2,42 @@
 "1 taza" is "una taza", "2 xícaras" "duas xícaras", "200 personas" "doscientas personas", "1 comprimido"
 "un comprimido".
 
-Without a dictionary of every noun, a noun's gender is known only where its form tells it for sure: the
-common countable nouns of agents' replies (doses, cups, days, pages, rooms), their plurals, and the endings
-no verb or masculine noun has ("-ción", "-dade", "-zione", "-tion"). A word that is not known stays
-unknown, and the number before it is said as it is today: a verb after a label ("la opción 1 cuesta") must
-never make a number feminine.
+Without a dictionary of every noun, a noun's gender is known only where its form tells it: the common
+countable nouns of agents' replies (doses, cups, days, pages, rooms) that are not also verbs, their plurals,
+and endings that only feminine nouns have ("-ción", "-dade", "-zione", "-tion"; not "são", a verb). A word
+that is not known stays unknown, and the number before it is said as before. A count is read so only where it
+can be one: not after a label ("la opción 1 cuesta", "página 21 línea"), before a heading ("Parte 1
+Introducción") or after a name ("Calle Mayor 1 puerta").
 """
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 FEMININE = {
     "es": "taza cucharada cucharadita cuchara semana hora noche persona página pastilla cápsula tableta gota caja "
-    "botella lata pieza bolsa tarjeta factura llamada cita entrada plaza cama maleta mesa silla puerta "
-    "pregunta respuesta línea clase parada estrella foto hoja carta quincena jornada milla "
-    "libra onza pulgada rebanada loncha barra pinta vuelta cuota ración porción receta tienda oficina planta "
+    "botella lata pieza bolsa tarjeta llamada entrada plaza cama maleta mesa silla puerta "
+    "respuesta línea clase parada estrella foto hoja carta quincena jornada milla "
+    "libra onza pulgada rebanada loncha barra vuelta cuota ración porción tienda oficina "
     "fila columna zona calle avenida manzana cebolla zanahoria patata naranja fresa galleta vez cerveza "
     "copa docena tonelada mujer imagen llave dosis unidad sucursal tarifa etapa pestaña aplicación",
-    "fr": "heure minute seconde semaine nuit journée année soirée matinée fois personne place page chambre pièce "
-    "étoile cuillère cuillerée tasse boîte bouteille tranche gousse pincée carte commande étape option "
+    "fr": "heure minute seconde semaine nuit journée année soirée matinée fois personne page chambre pièce "
+    "étoile cuillère cuillerée tasse boîte bouteille tranche gousse pincée carte étape option "
     "tentative ligne adresse question réponse tonne goutte gélule pastille dose prise capsule valise table "
     "chose clé lettre photo vidéo salle fenêtre sortie entrée facture plainte séance "
-    "leçon classe fiche unité mensualité échéance pomme carotte tomate banane orange "
+    "leçon classe fiche unité mensualité échéance pomme carotte tomate banane "
     "noix douzaine centaine dizaine livraison",
     "it": "compressa capsula pastiglia goccia bustina fiala tazza tazzina cucchiaiata ora settimana notte volta "
-    "persona pagina camera stanza stella bottiglia scatola lattina fetta foto carta linea domanda risposta rata "
+    "persona pagina camera stanza stella bottiglia scatola lattina fetta foto carta linea risposta rata "
     "ricetta dose porzione sede lezione classe giornata mattina serata sera tappa fermata uscita entrata fila "
     "corsia richiesta telefonata chiamata chiave busta cartella mela carota patata arancia uova "
-    "dozzina decina tonnellata libbra oncia pinta fattura",
+    "dozzina decina tonnellata libbra oncia",
     "pt_BR": "xícara colher colherada semana hora noite pessoa página pílula cápsula gota caixa garrafa lata peça "
-    "bolsa sacola fatia vez unidade mesa cadeira porta cama mala pergunta resposta linha aula parada estrela foto "
+    "bolsa sacola fatia vez unidade mesa cadeira porta cama mala resposta linha aula parada estrela foto "
     "cópia folha carta quinzena jornada milha libra onça polegada parcela prestação cota porção "
-    "receita loja planta fila coluna zona rua avenida maçã cebola cenoura batata laranja banana bolacha cerveja "
+    "receita loja fila coluna zona rua avenida maçã cebola cenoura batata laranja banana bolacha cerveja "
     "dúzia dezena centena tonelada mulher imagem chave dose taxa etapa aba mensagem viagem diária "
-    "tentativa opção",
+    "tentativa opção vaga",
 }
 MASCULINE = {
     "es": "día mes año minuto segundo kilo litro gramo metro huevo comprimido paquete billete viaje "
@@ -52,20 +52,19 @@ MASCULINE = {
 FEMININE_ENDINGS = {
     "es": ("ción", "ciones", "sión", "siones", "dad", "dades", "tad", "tades", "tud", "tudes", "umbre", "umbres",
            "ancia", "ancias", "encia", "encias"),
-    "fr": ("tion", "tions", "sion", "sions", "ette", "ettes", "ance", "ances", "ence", "ences", "ière", "ières",
-           "esse", "esses", "ité", "ités"),
+    "fr": ("tion", "tions", "sion", "sions", "ette", "ettes", "ière", "ières", "esse", "esses", "ité", "ités"),
     "it": ("zione", "zioni", "sione", "sioni", "ità", "tù"),
-    "pt_BR": ("ção", "ções", "são", "sões", "dade", "dades", "gem", "gens", "ância", "âncias", "ência", "ências"),
+    "pt_BR": ("ção", "ções", "são", "sões", "dade", "dades", "agem", "agens", "ância", "âncias", "ência", "ências"),
 }  # fmt: skip
-# Plurals in -as that are masculine (Greek -ma nouns and the like), and words in -as that are not nouns.
-_NOT_FEMININE_PLURALS = frozenset(
-    "días dias mapas problemas programas sistemas temas idiomas climas planetas esquemas poemas dramas síntomas "
-    "sintomas diplomas pijamas cinemas telefonemas las unas esas estas otras todas ambas mas demás nas das as "
-    "cuantas tantas pocas muchas algunas varias".split()
-)
+# Words with a feminine ending that are verbs ("são": are, "agem": act).
+_NOT_NOUNS = frozenset({"são", "agem", "tion", "sion"})
 
 
 def _plurals(singular: str, lang: str) -> tuple[str, ...]:
+    if lang == "it":
+        return (
+            {"a": singular[:-1] + "e", "o": singular[:-1] + "i", "e": singular[:-1] + "i"}.get(singular[-1], singular),
+        )
     if lang == "fr":
         return (singular + "s", singular + "x") if not singular.endswith(("s", "x")) else (singular,)
     if singular.endswith("ción"):
@@ -92,18 +91,11 @@ def _known(lang: str) -> dict[str, bool]:
     return known
 
 
-_FEMININE_PLURAL = re.compile(r"[^\W\d_]{3,}as")
-
-
-def feminine(noun: str, lang: str, plural: bool) -> bool | None:
-    """Whether ``noun`` (as written after a count; ``plural`` when the count is not one) is feminine; ``None``
-    where its form does not say for sure."""
+def feminine(noun: str, lang: str) -> bool | None:
+    """Whether ``noun`` (as written after a count) is feminine; ``None`` where its form does not say for sure."""
     word = noun.lower()
     if (known := _known(lang).get(word)) is not None:
         return known
-    if word.endswith(FEMININE_ENDINGS[lang]):
-        return True
-    # After a count of more than one, "-as" is a feminine plural in Spanish and Portuguese ("21 semanas").
-    if plural and lang in ("es", "pt_BR") and _FEMININE_PLURAL.fullmatch(word) and word not in _NOT_FEMININE_PLURALS:
+    if word.endswith(FEMININE_ENDINGS[lang]) and word not in _NOT_NOUNS:
         return True
     return None

@@ -311,7 +311,7 @@ CODE_WORDS = {
     "fr": "code|codes|PIN|référence|commande|réservation|dossier|OTP|se terminant par|terminant par|finissant par",
     "it": "codice|codici|PIN|riferimento|ordine|prenotazione|pratica|OTP|che termina con|che termina in"
     "|terminante in|che finisce con",
-    "pt_BR": "código|códigos|PIN|senha|pedido|reserva|protocolo|CEP|OTP|terminado em|terminada em|final",
+    "pt_BR": "código|códigos|PIN|senha|pedido|reserva|protocolo|CEP|OTP|terminado em|terminada em|com final",
 }
 # What kind of code: "código de verificación 583 201".
 CODE_QUALIFIERS = {
@@ -320,6 +320,15 @@ CODE_QUALIFIERS = {
     "it": "di verifica|di sicurezza|di accesso|di conferma",
     "pt_BR": "de verificação|de segurança|de acesso|de confirmação",
 }
+# Words a number after labels rather than counts ("página 21 línea 3", "la opción 1 cuesta"), in every language.
+LABEL_WORDS = frozenset(
+    "página pagina page sección section sezione seção paso étape passo opción option opzione opção nivel niveau "
+    "livello nível número numéro numero punto point ponto artículo article articolo artigo calle rue via rua "
+    "avenida avenue viale cliente client lote lot lotto modelo modèle modello plan tipo type grupo groupe gruppo "
+    "fase phase etapa ejercicio exercice esercizio exercício lección leçon lezione lição parte partie capítulo "
+    "chapitre capitolo paso pregunta question domanda pergunta jugador joueur giocatore jogador "
+    "habitación chambre camera quarto puerta porte porta piso étage piano andar mesa table tavolo".split()
+)
 # Words after which "2.3" is a version, said with the dots' word ("versión 2.3": dos punto tres).
 VERSION_WORDS = {"es": "versión|versiones", "fr": "version|versions", "it": "versione|versioni",
                  "pt_BR": "versão|versões"}  # fmt: skip
@@ -352,25 +361,25 @@ ABBREVIATIONS = {
            "c/u": "cada uno", "incl.": "incluido", "máx": "máximo", "max.": "máximo", "cap.": "capítulo",
            "caps.": "capítulos", "izq.": "izquierda", "izda.": "izquierda"},
     "fr": {"etc.": "et cetera", "env.": "environ", "art.": "article", "tél.": "téléphone", "max.": "maximum",
-           "ex.": "exemple", "c.-à-d.": "c'est-à-dire", "chap.": "chapitre", "incl.": "inclus"},
+           "c.-à-d.": "c'est-à-dire", "chap.": "chapitre", "incl.": "inclus"},
     "it": {"ecc.": "eccetera", "etc.": "eccetera", "dott.": "dottor", "dott.ssa": "dottoressa",
            "Dott.ssa": "dottoressa", "sig.": "signor", "sig.ra": "signora", "ca.": "circa", "art.": "articolo",
            "tel.": "telefono", "pag.": "pagina", "es.": "esempio", "prof.": "professor", "Prof.": "professor",
            "ing.": "ingegner", "Ing.": "ingegner", "avv.": "avvocato", "max.": "massimo", "incl.": "inclusa",
            "cap.": "capitolo", "pagg.": "pagine"},
     "pt_BR": {"aprox.": "aproximadamente", "etc.": "et cetera", "art.": "artigo", "tel.": "telefone",
-              "pág.": "página", "máx.": "máximo", "mín.": "mínimo", "ex.": "exemplo", "Prof.": "professor",
+              "pág.": "página", "máx.": "máximo", "mín.": "mínimo", "Prof.": "professor",
               "Profa.": "professora", "cap.": "capítulo", "incl.": "incluso", "máx": "máximo", "max.": "máximo"},
 }  # fmt: skip
 ABBREVIATIONS = {
     lang: table | {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key, value in table.items()
-                   if key[0].islower() and len(key) > 3}
+                   if key[0].islower() and len(key) > 4}  # not "Max.", a name
     for lang, table in ABBREVIATIONS.items()
 }  # fmt: skip
 # Short forms of two words, by their first word as written: "p. ej." is "por ejemplo", "c. à café" "cuillère
 # à café", "c/ 8 h" "cada ocho horas".
 PHRASES = {
-    "es": (("p.", r"p\.\s?ej\.", "por ejemplo"), ("c/", r"c/(?=\s?\d)", "cada"),
+    "es": (("p.", r"p\.\s?ej\.", "por ejemplo"), ("por", r"por\s?ej\.", "por ejemplo"), ("c/", r"c/(?=\s?\d)", "cada"),
            ("ej.", r"ej\.(?=\s?\d)", "ejercicio")),  # "ej. 3": an exercise; "p. ej.": for example
     "fr": (("p.", r"p\.\s?ex\.", "par exemple"), ("p.", r"p\.(?=\s?\d+[–-]\d)", "pages"),
            ("p.", r"p\.(?=\s?\d)", "page"),

@@ -166,7 +166,7 @@ def test_a_decimal_in_a_measure_or_an_amount_is_said_with_the_languages_decimal_
 # Feminine nouns, singular and plural, and the masculine words a count before them must not end in.
 _FEMININE_NOUNS = {"es": (("taza", "semana", "persona", "página"), ("tazas", "semanas", "personas", "páginas")),
                    "pt-br": (("xícara", "semana", "pessoa", "colher"), ("xícaras", "semanas", "pessoas", "colheres")),
-                   "fr-fr": (("heure", "page", "place", "semaine"), ("heures", "pages", "places", "semaines")),
+                   "fr-fr": (("heure", "page", "chambre", "semaine"), ("heures", "pages", "chambres", "semaines")),
                    "it": (("compressa", "settimana", "persona", "tazza"),
                           ("compresse", "settimane", "persone", "tazze"))}  # fmt: skip
 _MASCULINE_ENDS = {"es": r"(?:\buno|\bun|veintiún|veintiuno|ientos)", "pt-br": r"(?:\bum|\bdois|entos)",

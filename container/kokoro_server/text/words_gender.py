@@ -57,7 +57,7 @@ FEMININE_ENDINGS = {
     "pt_BR": ("ção", "ções", "são", "sões", "dade", "dades", "agem", "agens", "ância", "âncias", "ência", "ências"),
 }  # fmt: skip
 # Words with a feminine ending that are verbs ("são": are, "agem": act).
-_NOT_NOUNS = frozenset({"são", "agem", "tion", "sion"})
+_NOT_NOUNS = frozenset({"são", "agem"})
 
 
 def _plurals(singular: str, lang: str) -> tuple[str, ...]:

@@ -16,10 +16,8 @@ from .forms import (
     Address,
     Code,
     Date,
-    Dotted,
     Form,
     Joined,
-    Letters,
     Measure,
     Number,
     Ordinal,
@@ -38,7 +36,6 @@ from .words_english import (
     CODE_WORDS,
     COMPASS,
     MONTHS,
-    NUMBERED_PARTS,
     NUMBERED_ROADS,
     PERIOD_WORDS,
     PLACES,
@@ -105,44 +102,6 @@ def _number_sign(match: re.Match[str], reading: Reading, index: int) -> Form | N
         return Joined((Said("number"), Code(match["code"])))
     number = read_number(match["n"], reading.locale)
     return Joined((Said("number"), number)) if number is not None else None
-
-
-_COMPARISONS = {"<": "is less than", ">": "is greater than", "≤": "is less than or equal to",
-                "<=": "is less than or equal to", "≥": "is greater than or equal to",
-                ">=": "is greater than or equal to", "≠": "is not equal to", "!=": "is not equal to"}  # fmt: skip
-
-
-def _compared(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    number = re.sub("−", "-", match["n"])
-    whole, _, fraction = number.lstrip("-").partition(".")
-    amount = Number(whole, fraction or None, negative=number.startswith("-"))
-    return Joined((Word(match["var"]), Said(_COMPARISONS[match["sign"]]), amount))
-
-
-def _status(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    if int(match["code"]) not in _STATUSES:
-        return None  # "a 250 page report", "a 450 mile range": counts, not a server's status
-    return Joined((_prefix(match, "code"), Code(match["code"], "paired")))
-
-
-_STATUSES = frozenset({100, 101, 200, 201, 202, 204, 206, 301, 302, 303, 304, 307, 308, 400, 401, 402, 403, 404, 405,
-                       406, 408, 409, 410, 411, 412, 413, 414, 415, 416, 418, 422, 425, 426, 428, 429, 431, 451, 500,
-                       501, 502, 503, 504, 505, 507, 508, 511})  # fmt: skip
-
-
-# "a 503 error", "the 301 redirect": a web server's status before the word that names it
-STATUS = pattern_rule(r"(?P<code>[1-5]\d\d)(?=\s(?i:error|status|response|redirect)\b)", _status)
-
-
-def _numbered_part(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "Art. 15", "Sec. 4.12": Article fifteen, Section four point twelve (a section's parts, not a decimal)."""
-    parts = tuple(match["n"].split("."))
-    number: Form = Dotted(parts, "version") if len(parts) > 1 else Number(match["n"])
-    sub = match["sub"]
-    said = (Said(NUMBERED_PARTS[match["part"]]), number)
-    if sub:  # "Sec. 3(b)": section three b
-        return Joined((*said, Letters(sub) if sub.isalpha() else Number(sub)))
-    return Joined(said)
 
 
 def _weekdays(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -375,18 +334,6 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
             _code("paired"),
         ),
     )
-    add(  # "x ≤ 5": a variable compared with a number, as algebra says it
-        list("abcdefghijklmnopqrstuvwxyz"),
-        pattern_rule(
-            r"(?P<var>(?![IaA]\b)[A-Za-z]) ?(?P<sign>[<>≤≥≠]|<=|>=|!=) ?(?P<n>[-−]?\d{1,9}(?:\.\d{1,6})?)"
-            rf"(?![\w.,]\d|\s?(?:°|%|(?:{_UNIT_NAMES})\b))",  # "T > 30 °C", "t > 100 ms": a measure, read as one
-            _compared,
-        ),
-    )
-    add(  # "it returns a 404": a web server's status, said as its digits
-        "returns|returned|return|throws|threw|gives|gave|got|get|gets|hit|hits|shows|showed|sends|sent",
-        pattern_rule(r"(?P<verb>[A-Za-z]+) an? (?P<code>[45]\d\d)(?![\w-]|[.,]\d)", _status),
-    )
     add(
         list(NUMBERED_ROADS),
         pattern_rule(rf"(?P<word>{'|'.join(NUMBERED_ROADS)})\.?\s(?P<n>\d{{1,4}})(?P<letter>[A-Z])?\b", _numbered_road),
@@ -442,14 +389,6 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         pattern_rule(
             rf"(?:[Nn]o\.|#)\s?(?:(?P<n>\d[\d,]{{0,12}}(?:\.\d{{1,3}})?)(?![\w-])|{_CODE})",
             _number_sign,
-        ),
-    )
-    add(
-        [f"{part}." for part in NUMBERED_PARTS],
-        pattern_rule(
-            rf"(?P<part>{'|'.join(NUMBERED_PARTS)})\.\s?(?P<n>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}})"
-            rf"(?:\((?P<sub>[a-z]|\d{{1,2}})\))?(?![\w-])",
-            _numbered_part,
         ),
     )
     add(list(WEEKDAYS), pattern_rule(rf"(?P<days>{_DAY}(?:{_BETWEEN_DAYS}{_DAY})+)", _weekdays))

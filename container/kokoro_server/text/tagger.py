@@ -18,8 +18,9 @@ from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, 
 from .locales import ROMANCE, Locale
 from .span_rule import Reading, Rule, Span
 from .tag_clock import named_time_rules
-from .tag_cues import ADDRESS, CAPITALIZED, COMPASS_STREET, ENDS_IN_NAME, FLOOR, STATUS, STREET, english_rules
+from .tag_cues import ADDRESS, CAPITALIZED, COMPASS_STREET, ENDS_IN_NAME, FLOOR, STREET, english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
+from .tag_cues_technical import STATUS, technical_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
 from .tag_money import money_rules, sign_money_rules
@@ -51,7 +52,7 @@ def _rules(locale: Locale) -> Rules:
     for word, found in time_rules(locale).items():
         words[word] = words.get(word, ()) + found
     if locale.language.startswith("en"):
-        for word, found in (english_rules() | named_time_rules()).items():
+        for word, found in (*english_rules().items(), *named_time_rules().items(), *technical_rules().items()):
             words[word] = words.get(word, ()) + found
         numeric = (
             ADDRESS,

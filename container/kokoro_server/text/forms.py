@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The vulgar fractions as one character, and the fraction each writes.
+VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
+          "⅝": "5/8", "⅞": "7/8", "⅙": "1/6", "⅚": "5/6"}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Number:
@@ -35,6 +39,12 @@ class Fraction:
     bottom: str
     whole: str | None = None  # a mixed number: "2 3/4"
     part: bool = False  # a part of what follows: "1/10 of the seats" is a tenth, never a score
+
+
+def vulgar(sign: str) -> Fraction:
+    """The fraction a vulgar fraction's character writes: "¾" is three quarters."""
+    top, bottom = VULGAR[sign].split("/")
+    return Fraction(top, bottom)
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,7 @@ class Dimensions:
     sides: tuple[Number, ...]  # "1920x1080", "5 x 7"
     unit: str | None = None  # "10' x 12'": in feet
     before_noun: bool = False  # "a 10' x 12' room": a ten-by-twelve-foot room
+    plural: bool = False  # "2x4s": two by fours (boards of that size)
 
 
 @dataclass(frozen=True)

@@ -212,7 +212,14 @@ def _(form: Dimensions, british: bool) -> str:
             sides.append(spoken.paired(side.whole, british))  # "1920x1080": said in pairs
         else:
             sides.append(say(side, british))
+    if form.plural:
+        sides[-1] = _plural(sides[-1])
     return " by ".join(sides)
+
+
+def _plural(said: str) -> str:
+    """A number's plural, as a noun: "four" -> "fours", "six" -> "sixes", "twenty" -> "twenties"."""
+    return said[:-1] + "ies" if said.endswith("y") else said + "es" if said.endswith("x") else said + "s"
 
 
 @_say.register
@@ -294,7 +301,7 @@ def _(form: Decade, british: bool) -> str:
             return "noughties" if british else "two thousands"
         return "two thousands" if form.century == "20" else f"{spoken.cardinal(form.century, british)} hundreds"
     said = spoken.cardinal(form.decade, british)
-    said = said[:-1] + "ies" if said.endswith("y") else said + "es" if said.endswith("x") else said + "s"
+    said = _plural(said)
     return f"{spoken.cardinal(form.century, british)} {said}" if form.century else said
 
 

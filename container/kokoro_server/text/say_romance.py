@@ -16,6 +16,7 @@ from num2words import num2words
 
 from . import words_romance as words
 from .forms import (
+    VULGAR,
     Address,
     Code,
     Date,
@@ -47,6 +48,7 @@ from .forms import (
     Times,
     Word,
     Year,
+    vulgar,
 )
 from .say_codes import Speller, code, digits, electronic, pre_release, telephone
 from .tokens import sayable
@@ -470,7 +472,7 @@ def _speller(lang: str) -> Speller:
         number=lambda number: cardinal(number, lang),
         letter=lambda letter: letter.upper(),  # espeak-ng says a capital alone by its name
         paired=lambda number: cardinal(number, lang),
-        symbols=words.SYMBOLS[lang],
+        symbols=words.SYMBOLS[lang] | {sign: say(vulgar(sign), lang) for sign in VULGAR},
         sayable=sayable,
         address_signs=words.ADDRESS_SIGNS[lang],
         plus=words.PLUS[lang],

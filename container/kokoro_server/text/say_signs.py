@@ -12,6 +12,7 @@ from functools import cache, singledispatch
 
 from . import words_signs as words
 from .forms import (
+    VULGAR,
     Address,
     Code,
     Date,
@@ -43,6 +44,7 @@ from .forms import (
     Times,
     Word,
     Year,
+    vulgar,
 )
 from .say_codes import Speller, code, electronic, pre_release, telephone
 from .tokens import sayable
@@ -291,7 +293,7 @@ def _speller(language: str) -> Speller:
         number=lambda number: number,
         letter=lambda letter: letter.upper(),
         paired=lambda number: number,
-        symbols=words.SYMBOLS[language],
+        symbols=words.SYMBOLS[language] | {sign: say(vulgar(sign), language) for sign in VULGAR},
         sayable=sayable,
         address_signs=words.SYMBOLS[language],
         hashtag=words.HASHTAG[language],

@@ -68,6 +68,14 @@ def _hours_written(match: re.Match[str], reading: Reading, index: int) -> Form |
     return time if match["zone"] else Joined((time, Said("hours")))  # "oh nine hundred hours", as it is written
 
 
+def _hours_after_cue(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "starts at 0800", "by 0930": four digits with a leading zero after a word that a time follows are a
+    24-hour time, said as written ("oh eight hundred")."""
+    if reading.core(index - 1).lower() not in _TIME_CUES or not reading.locale.language.startswith("en"):
+        return None
+    return Time(int(match["h"]), int(match["m"]), twenty_four=True, hundreds=True)
+
+
 _NAMED = r"(?P<named>(?i:noon|midnight))"
 
 
@@ -116,4 +124,5 @@ def clock_rules() -> tuple[Rule, ...]:
             rf"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d){GAP}(?:(?:hours|hrs)\b\.?(?!{GAP}of\b)|(?P<zone>UTC|GMT)\b)",
             _hours_written,
         ),
+        pattern_rule(r"(?P<h>0\d)(?P<m>[0-5]\d)(?![\w:/-]|[.,]\d)", _hours_after_cue),
     )

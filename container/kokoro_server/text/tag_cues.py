@@ -32,6 +32,7 @@ from .span_rule import Build, Reading, Rule, Span, pattern_rule
 from .tag_token import classify
 from .words_english import (
     ADDRESS_UNITS,
+    AIRLINES,
     CODE_NAMES,
     CODE_WORDS,
     COMPASS,
@@ -346,6 +347,13 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         ),
     )
     add(
+        sorted(AIRLINES),
+        pattern_rule(
+            rf"(?P<code>(?:{'|'.join(sorted(AIRLINES))})\s?\d{{1,4}})(?![\w-]|[.,]\d|\s?(?:%|{_UNIT_NAMES})\b)",
+            _code("flight"),
+        ),
+    )  # "on DL 2214": an airline's flight without the word "flight"
+    add(
         "ending|ends|last",
         pattern_rule(
             r"(?i:ending in|ends in|ending|last four digits|last 4 digits)(?:\s+(?:are|is))?\s+[*•xX]{0,12}"
@@ -387,7 +395,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         "no.|#",
         pattern_rule(
-            rf"(?:[Nn]o\.|#)\s?(?:(?P<n>\d[\d,]{{0,12}}(?:\.\d{{1,3}})?)(?![\w-])|{_CODE})",
+            rf"(?:[Nn]o\.|#)\s?(?:(?P<n>\d(?:[\d,]{{0,11}}\d)?(?:\.\d{{1,3}})?)(?![\w-]|,\d)|{_CODE})",
             _number_sign,
         ),
     )

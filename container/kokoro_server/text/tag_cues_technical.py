@@ -56,6 +56,16 @@ def _numbered_part(match: re.Match[str], reading: Reading, index: int) -> Form |
     return Joined(said)
 
 
+def _form_number(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "Form 1040", "§ 1983", "Section 1031": a form's or a statute's number of four digits, said in pairs as
+    people name them ("ten forty", "nineteen eighty-three"), with its letters ("1099-NEC")."""
+    word = match["word"]
+    said: list[Form] = [Said("section") if word == "§" else Word(word), Code(match["n"], "paired")]
+    if match["suffix"]:
+        said.append(Letters(match["suffix"]))
+    return Joined(tuple(said))
+
+
 def technical_rules() -> dict[str, tuple[Rule, ...]]:
     """The rules above that start at a word, by the word in lower case."""
     rules: dict[str, list[Rule]] = {}
@@ -82,6 +92,13 @@ def technical_rules() -> dict[str, tuple[Rule, ...]]:
             rf"(?P<part>{'|'.join(NUMBERED_PARTS)})\.\s?(?P<n>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}})"
             rf"(?:\((?P<sub>[a-z]|\d{{1,2}})\))?(?![\w-])",
             _numbered_part,
+        ),
+    )
+    add(
+        "form|§|section",
+        pattern_rule(
+            r"(?P<word>(?i:form)|§|(?i:section))\s?(?P<n>[1-9]\d{3})(?:-(?P<suffix>[A-Z]{1,4}))?(?![\w-]|[.,]\d)",
+            _form_number,
         ),
     )
     return {word: tuple(found) for word, found in rules.items()}

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 
-from .forms import Dimensions, FeetInches, Form, Fraction, Measure, Number
+from .forms import VULGAR, Dimensions, FeetInches, Form, Fraction, Joined, Measure, Number
 from .span_rule import Reading, Rule, Span, pattern_rule
-from .tag_token import VULGAR
 from .words_english import DETERMINERS, FUNCTION_WORDS
 
 FOOT, INCH = "′", "″"  # the units' keys: the prime marks, which are written only for feet and inches
@@ -160,4 +159,16 @@ def imperial_rules() -> tuple[Rule, ...]:
         rf"(?P<ft>\d{{1,2}}){_GAP}(?:ft\.?|feet|foot){_GAP}(?P<in>\d{{1,2}}(?:\.\d{{1,2}})?){_GAP}(?:in\.?|inch|inches)",
         _spaced_height,
     )
-    return (_size, _height, _length, spaced, _dotted_inches)
+    stone = pattern_rule(  # "12 st 4 lb", "9st 2lb": a weight in stone and pounds, as Britain gives it
+        rf"(?P<st>\d{{1,2}})(?:{_GAP})?(?:st|stone)(?:,?{_GAP}|{_GAP}and{_GAP})(?P<lb>\d{{1,2}}(?:\.\d)?)(?:{_GAP})?"
+        rf"(?:lbs?|pounds?)\b\.?",
+        _stone,
+    )
+    return (_size, _height, _length, spaced, _dotted_inches, stone)
+
+
+def _stone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    if not reading.locale.language.startswith("en"):
+        return None  # stone is Britain's, and only English says it
+    whole, _, fraction = match["lb"].partition(".")
+    return Joined((Measure(Number(match["st"]), "stone"), Measure(Number(whole, fraction or None), "lb")))

@@ -14,14 +14,14 @@ from .forms import Form, Money, Number, Per, Scaled, Signed
 from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_spans import QUALIFIER, number_in, number_pattern, per_after, scale_words
-from .tag_token import classify
+from .tag_token import classify, money_number
 
 
 def _money_apart(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """An amount and its currency written apart, either way round: "12,99 €", "20 USD", "€ 42,97", "USD 250",
     with a magnitude before the sign or after the amount ("2,5 M€", "R$ 4 bilhões", "C$ 4 million")."""
-    amount = _amount(match["n"], reading)
     sign = match["sign"]
+    amount = money_number(match["n"], sign, reading.locale) or _amount(match["n"], reading)
     if amount is None or sign not in reading.locale.currencies:
         return None
     scale = match.groupdict().get("glued") or match.groupdict().get("scale")

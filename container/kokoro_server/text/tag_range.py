@@ -33,6 +33,7 @@ _SIZES = {"XXS": "double extra small", "XS": "extra small", "S": "small", "M": "
 _HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
 _LAST_DAYS = {"F": "Friday", "Th": "Thursday", "Sa": "Saturday", "Su": "Sunday"}
 _SLASHED = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})")
+_DOTTED_LOW = re.compile(r"(?P<h>1[0-2]|0?[1-9])\.(?P<m>[0-5]\d)")  # a time's low side written with a dot
 _DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that write "9.00–17.30"
 
 
@@ -111,6 +112,8 @@ def ranged(low: Form, high: Form, written: tuple[str, str] = ("", "")) -> Form |
             ):
                 return None  # "58-1193": a code, not a range
         return Range(low, high)
+    if isinstance(high, Time) and high.meridiem and (dotted := _DOTTED_LOW.fullmatch(written[0])) is not None:
+        low = Time(int(dotted["h"]), int(dotted["m"]))  # "2.30–3.15pm": the meridiem at the end is both sides'
     kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade, Fraction)
     if isinstance(low, kinds) and isinstance(high, kinds) and not isinstance(high, Signed):
         if isinstance(low, Date) != isinstance(high, Date):

@@ -213,6 +213,9 @@ _PICTURE_WORDS = frozenset(
 )
 
 
+_SCREEN_SIZE = re.compile(r"\d{2,3}(?:\.\d)?(?:[\"″”]|-?inch|-in\.?)?")  # the inch mark may be set apart
+
+
 def resolution(core: str, before: str, after: str) -> Form | None:
     """A picture's size: "1080p" (ten eighty p), "720i"; "4K", "8K" before a picture's word or after "in"."""
     match = _RESOLUTION.fullmatch(core)
@@ -220,7 +223,13 @@ def resolution(core: str, before: str, after: str) -> Form | None:
         return None
     if match["lines"]:
         return Joined((Code(match["lines"], "paired"), Word(match["scan"])))
-    if before.lower() != "in" and after.lower() not in _PICTURE_WORDS and not _RESOLUTION.fullmatch(after):
+    screen = _SCREEN_SIZE.fullmatch(before) is not None  # 'a 65" 4K model': after a screen's size
+    if (
+        before.lower() != "in"
+        and after.lower() not in _PICTURE_WORDS
+        and not _RESOLUTION.fullmatch(after)
+        and not screen
+    ):
         return None
     return Joined((Number(match["k"]), Word("K")))
 
@@ -232,6 +241,8 @@ def shaped(core: str, before: str = "") -> Form | None:
         return Times(_plain_number(match["a"] or match["b"]), letter=before.lower() in ("a", "an", "the"))
     if _DIMENSIONS.fullmatch(core):
         return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core)))
+    if core.endswith("s") and _DIMENSIONS.fullmatch(core[:-1]) and not core[-2] == ".":  # "2x4s": boards
+        return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core[:-1])), plural=True)
     if (match := _IP.fullmatch(core)) and all(int(part) <= 255 for part in match["ip"].split(".")):
         return Dotted(tuple(match["ip"].split(".")), "ip", suffix=match["mask"] or "")  # "10.0.0.0/8"
     if (match := _VERSION.fullmatch(core)) is not None:
@@ -256,16 +267,18 @@ def _plain_number(written: str) -> Number:
     return Number(whole, fraction if dot else None)
 
 
-_POWER = re.compile(r"(?P<base>\d{1,7}(?:\.\d{1,4})?)\^(?P<exponent>-?\d{1,3})")
+_POWER = re.compile(r"(?P<base>\d{1,7}(?:\.\d{1,4})?)\^(?P<exponent>-?\d{1,3}|[a-z])")
 
 
 def power(text: str, locale: Locale) -> Form | None:
-    """ "2^10", "10^-3": a number to a power, as typed where superscripts cannot be (English only)."""
+    """ "2^10", "10^-3", "2^n": a number to a power, as typed where superscripts cannot be (English only)."""
     match = _POWER.fullmatch(text) if locale.language.startswith("en") else None
     if match is None:
         return None
     whole, _, fraction = match["base"].partition(".")
     exponent = match["exponent"]
+    if exponent.isalpha():  # "back off for 2^n seconds": two to the power of n
+        return Joined((Number(whole, fraction or None), Said(POWER), Word(exponent)))
     return Joined((Number(whole, fraction or None), Said(POWER),
                    Number(exponent.lstrip("-"), negative=exponent.startswith("-"))))  # fmt: skip
 
@@ -299,6 +312,33 @@ def identifier(text: str) -> Form | None:
     for word in text.split("_"):
         parts += [Symbol("_"), Word(word)] if parts else [Word(word)]
     return Joined(tuple(parts))
+
+
+_ASSIGNMENT = re.compile(r"(?P<key>[A-Za-z][A-Za-z0-9_]{0,40})=(?P<value>\d{1,9}(?:\.\d{1,6})?)")
+_CODE_KEYS = re.compile(r"(?i).*(?:id|pin|code|zip|phone|tel|key|token|hash|otp)")  # values read digit by digit
+
+
+def assignment(text: str) -> Form | None:
+    """ "PORT=3000", "max_retries=5": a setting and its number, said as a number ("PORT equals three thousand");
+    an identifier's or a code's value stays a code."""
+    match = _ASSIGNMENT.fullmatch(text)
+    if match is None or _CODE_KEYS.fullmatch(match["key"]):
+        return None
+    written = match["key"]
+    key = identifier(written) or (Word(written) if written.isalpha() and not written.isupper() else Code(written))
+    whole, _, fraction = match["value"].partition(".")
+    return Joined((key, Symbol("="), Number(whole, fraction or None)))
+
+
+def package_version(text: str) -> Form | None:
+    """ "react@18.2.0", "lodash@4.17.21": a package pinned to its version, as a package manager writes it."""
+    name, at, version = text.rpartition("@")
+    if not at or not re.fullmatch(r"@?[a-z][a-z0-9._/-]{0,60}", name) or "." in name[-1:]:
+        return None
+    form = shaped(version)
+    return (
+        Joined((Word(name) if name.isalpha() else Code(name), Symbol("@"), form)) if isinstance(form, Dotted) else None
+    )
 
 
 def arithmetic(text: str, locale: Locale) -> Form | None:

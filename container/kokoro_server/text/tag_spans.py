@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .forms import (
+    VULGAR,
     Date,
     Dimensions,
     Duration,
@@ -33,8 +34,8 @@ from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_clock import clock_rules
 from .tag_range import named_range, ranged
-from .tag_shapes import arithmetic
-from .tag_token import VULGAR, classify, quantity, read_number
+from .tag_shapes import arithmetic, month_day
+from .tag_token import classify, quantity, read_number
 from .words_english import AMOUNT_NOUNS, COMPASS, DETERMINERS
 
 
@@ -184,7 +185,10 @@ _LENGTHS = {"in": "″", "inch": "″", "inches": "″", "ft": "′", "foot": "�
 
 
 def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "5 x 7", "22 x 14 x 9 in", "12m x 8m", "10 ft × 10 ft × 8 ft": a size, in one unit or none."""
+    """ "5 x 7", "22 x 14 x 9 in", "12m x 8m", "10 ft × 10 ft × 8 ft": a size, in one unit or none; "2x4s" is
+    boards of a size (``shaped``), not seconds."""
+    if re.fullmatch(r"[\d.,x×]+s\.?", match.group()):
+        return None
     sides, units = [], set()
     for side in _SIDE.finditer(re.sub(r"(?<=[\d\s])[x×](?=[\s\d])", "  ", match.group())):
         number = number_in(side["n"], reading)
@@ -208,6 +212,14 @@ def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | Non
     day = int(match["day"])
     if month is None or not 1 <= day <= 31:
         return None
+    if match.groupdict().get("to"):  # "12–16 Jan": the twelfth to the sixteenth of January
+        last = int(match["to"])
+        if not day < last <= 31:
+            return None
+        first: Form = Date(None, None, day)
+        if reading.locale.language.startswith("en"):
+            first = Joined((Said("the"), first))
+        return Range(first, Date(match["year"], month, last, day_first=True))
     return Date(match["year"], month, day, day_first=True)
 
 
@@ -278,7 +290,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             rf"(?P<low>{number})(?:{GAP})?%(?:{GAP})?[-–—](?:{GAP})?(?P<high>{number})(?:{GAP})?%", _percent_range
         ),
         pattern_rule(
-            rf"(?:(?P<h>\d{{1,2}})(?:{GAP})?(?:h|hr|hrs|hours?)\.?{GAP}(?P<m>[0-5]?\d)(?:{GAP})?(?:m|min|mins|minutes?)\b\.?"
+            rf"(?:(?P<h>\d{{1,2}})(?:{GAP})?(?:h|hr|hrs|hours?)\.?(?:{GAP})?(?P<m>[0-5]?\d)(?:{GAP})?(?:m|min|mins|minutes?)\b\.?"
             rf"|(?P<mm>\d{{1,3}})(?:{GAP})?(?:m|min|mins)\.?{GAP}(?P<s>[0-5]?\d)(?:{GAP})?(?:s|sec|secs)\b\.?)",
             _hours_minutes,
         ),
@@ -308,7 +320,9 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
         ),
         pattern_rule(
-            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?{GAP}(?:(?:of|de|di){GAP})?(?P<month>{months})\.?"
+            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?"
+            rf"(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?)?"  # "12–16 Jan": a range of days
+            rf"{GAP}(?:(?:of|de|di){GAP})?(?P<month>{months})\.?"
             rf"(?:,?{GAP}(?P<year>\d{{4}}))?",
             _day_month,
             flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
@@ -317,9 +331,20 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     ]
     if locale.language.startswith("en"):  # "3 bd/2 ba", "2BR/1BA": a home's rooms
         rules.append(pattern_rule(_ROOMS, _rooms, flags=re.IGNORECASE))
+        rules.append(pattern_rule(_DAY_BEFORE_TIME, _day_before_time))
     if locale.language == "fr-fr":  # after the amounts and measures, which read "1 500" themselves
         rules.append(pattern_rule(rf"(?P<n>{_FRENCH_GROUPS}(?:,\d{{1,6}})?)", _french_thousands))
     return tuple(rules)
+
+
+# "4/28 at 10 a.m.", "6/3 @ 3:30": a month and a day before the time of that day, whatever comes before them.
+_DAY_BEFORE_TIME = (
+    rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?=,?{GAP}(?:at|@){GAP}\d{{1,2}}(?::[0-5]\d|(?:{GAP})?(?i:[ap]\.?m)\b))"
+)
+
+
+def _day_before_time(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    return month_day(match["a"], match["b"], reading.locale)
 
 
 QUALIFIER = r"(?:<=|>=|[~≈<>≤≥±])"

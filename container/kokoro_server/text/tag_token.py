@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import cache
 
 from .forms import (
+    VULGAR,
     Code,
     Decade,
     Dimensions,
@@ -43,11 +44,13 @@ from .locales import Locale
 from .tag_range import named_range, ranged
 from .tag_shapes import (
     arithmetic,
+    assignment,
     dated,
     digit_plural,
     electronic,
     identifier,
     month_day,
+    package_version,
     power,
     resolution,
     season,
@@ -58,8 +61,6 @@ from .tag_shapes import (
 )
 from .tokens import is_word, sayable
 
-VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8", "⅜": "3/8",
-          "⅝": "5/8", "⅞": "7/8", "⅙": "1/6", "⅚": "5/6"}  # fmt: skip
 DASHES = "-–—~〜～"
 # Signs that say something wherever they stand; a token without a digit or one of them is read as written.
 SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥×§©→")
@@ -131,7 +132,11 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"
         return _word(core, locale)
-    form = arithmetic(core, locale) if "=" in core else power(core, locale) if "^" in core else None
+    form = (
+        (arithmetic(core, locale) or assignment(core)) if "=" in core else power(core, locale) if "^" in core else None
+    )
+    if form is None and "@" in core[1:]:
+        form = package_version(core)  # "react@18.2.0"
     if locale.language.startswith("en"):
         form = form or resolution(core, before, after)
     form = form or _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
@@ -143,7 +148,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         form = _other(core, locale, before)
     if core == "§§":
         return Code(core)  # "§§ 3–5": sections
-    if form is None and not any(c.isdecimal() for c in core):
+    if form is None and not any(c.isdecimal() or c in VULGAR for c in core):  # "½$" has a number to say
         if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
             return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
     return form or digit_plural(core, locale, before) or Code(core)
@@ -188,6 +193,8 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return number
     if (match := patterns["money"].fullmatch(core)) is not None:
         return _money(match, locale)
+    if (national := _national_money(core, locale)) is not None:
+        return national  # "R$1.299,90" in an English sentence
     if (match := patterns["percent"].fullmatch(core)) is not None:
         return Percent(_number(match, locale))
     if (match := patterns["cents"].fullmatch(core)) is not None:
@@ -239,9 +246,33 @@ def _number(match: re.Match[str], locale: Locale) -> Number:
     return Number(number.whole, number.fraction, negative=sign in "-−" and bool(sign), plus=sign == "+")
 
 
+# Signs only one country writes, with its own marks: "R$ 1.200" is twelve hundred reais in any language.
+_NATIONAL_SIGNS = {"R$": "pt-br"}
+_COMMA_DECIMAL = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d{2})?|\d{1,3},\d{2}")
+
+
+def money_number(written: str, sign: str, locale: Locale) -> Number | None:
+    """The amount written after or before ``sign``: in the marks of the country that alone writes that sign
+    ("R$ 1.299,90") where they are its marks, else in the locale's."""
+    from .locales import locale_of
+
+    national = _NATIONAL_SIGNS.get(sign)
+    if national and not locale.decimal_comma and _COMMA_DECIMAL.fullmatch(written):
+        return read_number(written, locale_of(national) or locale)
+    return read_number(written, locale)
+
+
+def _national_money(core: str, locale: Locale) -> Money | None:
+    sign = next((sign for sign in _NATIONAL_SIGNS if core.startswith(sign)), None)
+    if sign is None or sign not in locale.currencies or not _COMMA_DECIMAL.fullmatch(core[len(sign) :]):
+        return None
+    number = money_number(core[len(sign) :], sign, locale)
+    return Money(number, locale.currencies[sign], sign=sign) if number is not None else None
+
+
 def _money(match: re.Match[str], locale: Locale) -> Money:
     written = match["n"] or match["n2"]
-    number = read_number(written, locale) or Number(written)
+    number = money_number(written, match["before"] or match["after"], locale) or Number(written)
     sign = match["sign"] or ""
     number = Number(number.whole, number.fraction, negative=sign in "-−" and bool(sign), plus=sign == "+")
     scale = match["scale"] or match["scale2"]
@@ -394,6 +425,16 @@ def _shortcut(core: str) -> str | None:
     return " ".join(KEYS.get(key, key.upper() if len(key) == 1 else key) for key in keys)
 
 
+def _root(sign: str, locale: Locale) -> str | None:
+    from . import words_english, words_romance
+    from .locales import ROMANCE
+
+    if locale.language.startswith("en"):
+        return words_english.ROOTS[sign]
+    lang = ROMANCE.get(locale.language)
+    return words_romance.ROOTS[lang][sign] if lang else None
+
+
 _PLAN = re.compile(r"(?P<n>\d{3})\((?P<letter>[a-z])\)(?:\((?P<sub>\d{1,2})\))?")  # a section of the tax code
 
 
@@ -403,7 +444,11 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
         return form
     if (match := _patterns(locale)["hash_number"].fullmatch(core)) is not None:
         sign = Symbol(match["sign"]) if match["sign"] != "§§" else Code("§§")  # "#5", "§14", "§§3": sections
+        if match["sign"] == "§" and re.fullmatch(r"[1-9]\d{3}", match["n"]):
+            return Joined((sign, Code(match["n"], "paired")))  # "§1983": section nineteen eighty-three
         return Joined((sign, read_number(match["n"], locale) or Number(match["n"])))
+    if core[0] in "√∛" and (number := read_number(core[1:], locale)) is not None and (root := _root(core[0], locale)):
+        return Joined((Said(root), number))  # "√49": the square root of forty-nine
     if (match := _PLAN.fullmatch(core)) is not None:  # "401(k)", "501(c)(3)": four oh one k
         return Code(f"{match['n']}{match['letter']}{match['sub'] or ''}", reading="paired")
     if re.fullmatch(r"[A-G]#", core):

@@ -14,7 +14,22 @@ from functools import cache
 
 from . import words_english as english
 from . import words_romance as romance
-from .forms import Code, Decade, Form, Joined, Letters, Measure, Money, Number, Ordinal, Range, Said, Scaled, Year
+from .forms import (
+    VULGAR,
+    Code,
+    Decade,
+    Form,
+    Joined,
+    Letters,
+    Measure,
+    Money,
+    Number,
+    Ordinal,
+    Range,
+    Said,
+    Scaled,
+    Year,
+)
 from .locales import ROMANCE, Locale
 from .span_rule import Reading, Rule, Span
 from .tag_clock import named_time_rules
@@ -25,7 +40,7 @@ from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
 from .tag_money import money_rules, sign_money_rules
 from .tag_spans import numeric_rules, sign_rules
-from .tag_token import VULGAR, classify
+from .tag_token import classify
 from .tokens import Token, tokenize
 from .words_english import FUNCTION_WORDS
 

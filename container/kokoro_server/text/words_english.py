@@ -88,6 +88,10 @@ UNITS = {
     "fps": ("frame per second", "frames per second"), "dpi": ("dot per inch", "dots per inch"),
     "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "cal": ("calorie", "calories"),
     "mmol": ("millimole", "millimoles"), "′": ("foot", "feet"), "″": ("inch", "inches"),
+    "stone": ("stone", "stone"), "ng": ("nanogram", "nanograms"), "pg": ("picogram", "picograms"),
+    "mEq": ("milliequivalent", "milliequivalents"),
+    "req": ("request", "requests"), "reqs": ("request", "requests"), "msg": ("message", "messages"),
+    "msgs": ("message", "messages"),
     # written in words, but glued to a number ("0.5inch", "2liters")
     "inch": ("inch", "inches"), "inches": ("inch", "inches"), "foot": ("foot", "feet"), "feet": ("foot", "feet"),
     "meter": ("meter", "meters"), "meters": ("meter", "meters"), "metre": ("meter", "meters"),
@@ -175,7 +179,12 @@ ABBREVIATIONS = {
     "pp.": "pages",
     "Ch.": "Chapter", "Vol.": "Volume", "vol.": "volume", "Fig.": "Figure", "fig.": "figure", "Hwy": "Highway",
     "hwy": "highway", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
+    "int'l": "international", "nat'l": "national", "gov't": "government", "govt": "government",
+    "dep't": "department", "add'l": "additional", "ass'n": "association", "cont'd": "continued",
+    "req'd": "required", "mgmt": "management",
 }  # fmt: skip
+# Contractions typed with a curly apostrophe ("int’l") read as those with a straight one.
+ABBREVIATIONS |= {key.replace("'", "’"): value for key, value in ABBREVIATIONS.items() if "'" in key}
 # A sentence starts with one in capitals ("Approx. 200 guests"): the same word.
 ABBREVIATIONS |= {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key, value in ABBREVIATIONS.items()
                   if key[0].islower() and len(key) > 3}  # fmt: skip
@@ -193,6 +202,11 @@ CODE_WORDS = (
     "order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|invoice|account|policy"
     "|member|membership|claim|pin|code|zip|zip code|postcode|id|serial|model"
 )
+# Airlines' codes that are no other word, state, unit or letters of another kind ("AS", "VS", "AC", "AZ", "OZ" are
+# left out, and "U2", a band): before a number they name a flight ("DL 2214": D L twenty-two fourteen).
+AIRLINES = frozenset(
+    "AA DL UA WN B6 NK F9 G4 WS BA LH AF KL IB EK EY TK SQ CX QF NH JL LX AY SK EI FR AV TP KE CI MU CZ 6E".split()
+)
 # Codes to type, said digit by digit in their groups ("verification code 583 201").
 CODE_NAMES = (
     r"(?:verification|security|access|confirmation|one-time|one time|login|sign-in|2FA)\s+code|OTP|passcode|PIN|code"
@@ -209,6 +223,11 @@ FRACTION_DENOMINATORS = {
     32: ("thirty-second", "thirty-seconds"),
 }  # fmt: skip  # others (a score out of 5, 10 or 100), and fractions of one or more: "8 out of 10"
 POWER = "to the power of"  # "2^10": two to the power of ten
+ROOTS = {"√": "the square root of", "∛": "the cube root of"}
+# A vulgar fraction's character inside a code, said as the fraction it writes.
+VULGAR_SAID = {"½": "one half", "⅓": "one third", "⅔": "two thirds", "¼": "one quarter", "¾": "three quarters",
+               "⅕": "one fifth", "⅛": "one eighth", "⅜": "three eighths", "⅝": "five eighths", "⅞": "seven eighths",
+               "⅙": "one sixth", "⅚": "five sixths"}  # fmt: skip  # "√49": the square root of forty-nine
 # Signs said by name where they stand between words or inside a code.
 SYMBOLS = {
     "&": "and", "+": "plus", "=": "equals", "@": "at", "#": "number", "%": "percent", "/": "slash", "\\": "backslash",
@@ -281,9 +300,10 @@ FUNCTION_WORDS = frozenset(
 DATE_CUES = (
     "on|due|until|till|til|thru|through|since|starting|effective|expires|expiring|expired|dated|beginning|ending"
     "|ends|begins|starts|deadline|as of|valid until|valid through|week of|scheduled for|closed|reopens|opens|"
+    "set for|slated for|planned for|rescheduled for|renews|arrives|departs|"
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 )
-AMBIGUOUS_DATE_CUES = "by|from|to|before|after|between|and"
+AMBIGUOUS_DATE_CUES = "by|from|to|before|after|between|and|close|closes|closing"
 # Words that change an amount: after one, "by 1/2" is a fraction ("cut by 1/2"); elsewhere a deadline ("by 3/4").
 CHANGE_WORDS = frozenset(
     "cut cuts reduce reduced reduces reducing increase increased increases increasing decrease decreased decreases"

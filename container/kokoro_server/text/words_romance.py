@@ -196,6 +196,12 @@ OVER = {"es": "sobre", "fr": "sur", "it": "su", "pt_BR": "por"}  # "128/82": a r
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}
 EQUALS = {"es": "igual a", "fr": "égale", "it": "uguale a", "pt_BR": "igual a"}
 ABOUT = {"es": "aproximadamente", "fr": "environ", "it": "circa", "pt_BR": "aproximadamente"}
+ROOTS = {
+    "es": {"√": "raíz cuadrada de", "∛": "raíz cúbica de"},
+    "fr": {"√": "racine carrée de", "∛": "racine cubique de"},
+    "it": {"√": "radice quadrata di", "∛": "radice cubica di"},
+    "pt_BR": {"√": "raiz quadrada de", "∛": "raiz cúbica de"},
+}  # "√49": raíz cuadrada de cuarenta y nueve (the article is the text's: "la √49")
 MORE_THAN = {"es": "más de", "fr": "plus de", "it": "più di", "pt_BR": "mais de"}
 LESS_THAN = {"es": "menos de", "fr": "moins de", "it": "meno di", "pt_BR": "menos de"}
 AT_SIGN = {"es": "arroba", "fr": "arobase", "it": "chiocciola", "pt_BR": "arroba"}

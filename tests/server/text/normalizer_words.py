@@ -63,6 +63,9 @@ def vocabulary(language: str) -> frozenset[str]:
         words |= {"q", "h", "us", "nineteen", "thousands", "nineties", "eighties", "seventies", "sixties", "fifties"}
         words |= {"forties", "thirties", "twenties", "tens", "noughties", "hundreds", "about", "under", "over"}
         words |= {"at", "most", "least", "approximately", "or", "extension", "apartment", "suite", "unit", "floor"}
+        # a number's plural as a noun: "two by fours", "sevens"
+        words |= {word[:-1] + "ies" if word.endswith("y") else word + "es" if word.endswith("x") else word + "s"
+                  for word in words_in(num2words(n) for n in range(100))}  # fmt: skip
         words |= {word.replace("meter", "metre").replace("liter", "litre") for word in words}  # British spellings
         return frozenset(words | {"building", "halves", "slash"} | _LETTERS)
     if language in ROMANCE:
@@ -78,6 +81,7 @@ def vocabulary(language: str) -> frozenset[str]:
         words |= {"années", "gli", "anni", "os", "anos", "l", "heure", "heures", "vez", "veces", "fois", "volta"}
         words |= {"volte", "vezes", "duas", "a", "al", "all", "alla", "per", "par", "por", "le", "la", "del", "menos"}
         words |= {"moins", "meno", "más", "plus", "più", "mais", "e", "y", "et", "con", "o", "sharp"}
+        words |= {"veintiún"}  # Spanish drops "uno" before a masculine noun: "veintiún kilómetros"
         words |= {word[:-1] + "a" for word in words if word.endswith("o")}  # feminine ordinals: "terceira"
         return frozenset(words | _LETTERS)
     return frozenset(_module_words(words_signs) | _LETTERS)

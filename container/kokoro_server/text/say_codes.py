@@ -19,7 +19,7 @@ from itertools import groupby
 from . import spoken
 from .forms import Code, Electronic, Telephone
 from .tokens import sayable
-from .words_english import SYMBOLS, VULGAR_SAID
+from .words_english import SYMBOLS
 
 _BREAKS = frozenset(" -–—()[]{},;:'\"")  # said as a pause between the groups of a code
 _HUNDREDS = frozenset({"800", "900"})  # said "eight hundred" at a number's start; 888, 877 digit by digit
@@ -49,7 +49,7 @@ ENGLISH = Speller(
     number=spoken.cardinal,
     letter=lambda letter: spoken.LETTERS.get(letter.upper(), letter),
     paired=spoken.paired,
-    symbols=SYMBOLS | {".": "dot", "#": "number"} | VULGAR_SAID,
+    symbols=SYMBOLS | {".": "dot", "#": "number"},
     sayable=sayable,
     address_signs={".": "dot", "-": "dash", "/": "slash", ":": "colon", "?": "question mark", "_": "underscore",
                    "+": "plus", "=": "equals", "&": "and", "#": "hash", "%": "percent", "~": "tilde", "@": "at"},

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import singledispatch
+from functools import cache, singledispatch
 
 from . import spoken
 from .forms import (
+    VULGAR,
     Address,
     Code,
     Date,
@@ -46,8 +47,9 @@ from .forms import (
     Times,
     Word,
     Year,
+    vulgar,
 )
-from .say_codes import code, electronic, pre_release, telephone
+from .say_codes import ENGLISH, Speller, code, electronic, pre_release, telephone
 from .words_english import (
     BRITISH_SPELLINGS,
     COMPASS,
@@ -394,8 +396,14 @@ def _ip_part(part: str, british: bool) -> str:
 def _(form: Code, british: bool) -> str:
     if form.text in LONE_SIGNS:
         return (LONE_SIGNS_BRITISH if british else LONE_SIGNS)[form.text]  # "the # key": the pound key
-    said = code(form, british)
+    said = code(form, british, _speller())
     return f"number {said}" if form.number_sign else said
+
+
+@cache
+def _speller() -> Speller:
+    """English's speller, and a vulgar fraction's character inside a code said as its fraction ("½$")."""
+    return replace(ENGLISH, symbols={**ENGLISH.symbols, **{sign: say(vulgar(sign), False) for sign in VULGAR}})
 
 
 @_say.register

@@ -60,20 +60,21 @@ _TIME_CUES = frozenset("at by until till from to before after since around".spli
 
 
 def _hours_written(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "0900 hours", "at 1430 hrs", "1800 UTC": a 24-hour time in four digits, said as a time; "1200 hours" alone
-    may be how long, so without a leading zero or a zone it is a time only after a word that a time follows."""
-    if not match["zone"] and not match["h"].startswith("0") and reading.core(index - 1).lower() not in _TIME_CUES:
+    """ "0900 hours", "at 1430 hrs", "1800 UTC", "starts at 0800": a 24-hour time in four digits, said as written
+    ("oh nine hundred"). "1200 hours" alone may be how long, so without a zone it is a time only with a leading zero
+    or after a word that a time follows; and without "hours" either, only with both ("at 0800"; not "PIN to 0512",
+    nor "0800 1111", a number)."""
+    cue = reading.core(index - 1).lower()
+    if match["zone"] is None and not match["h"].startswith("0") and cue not in _TIME_CUES:
         return None
+    if match["zone"] is None and match["hours"] is None:
+        if not (match["h"].startswith("0") and cue in _AT_TIME and reading.locale.language.startswith("en")):
+            return None
     time = Time(int(match["h"]), int(match["m"]), zone=match["zone"], twenty_four=True, hundreds=True)
-    return time if match["zone"] else Joined((time, Said("hours")))  # "oh nine hundred hours", as it is written
+    return Joined((time, Said("hours"))) if match["hours"] else time
 
 
-def _hours_after_cue(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "starts at 0800", "by 0930": four digits with a leading zero after a word that a time follows are a
-    24-hour time, said as written ("oh eight hundred")."""
-    if reading.core(index - 1).lower() not in _TIME_CUES or not reading.locale.language.startswith("en"):
-        return None
-    return Time(int(match["h"]), int(match["m"]), twenty_four=True, hundreds=True)
+_AT_TIME = frozenset("at by until till from before after".split())  # words a bare "0800" is a time after
 
 
 _NAMED = r"(?P<named>(?i:noon|midnight))"
@@ -121,8 +122,8 @@ def clock_rules() -> tuple[Rule, ...]:
         pattern_rule(rf"(?P<clock>\S{{3,12}}?){GAP}(?P<zone>[A-Z]{{1,3}}T|UTC|GMT)", _zone),
         pattern_rule(r"(?P<clock>\d{1,2}:[0-5]\d)(?P<zone>[A-Z]{1,3}T|UTC|GMT)\b", _glued_zone),
         pattern_rule(
-            rf"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d){GAP}(?:(?:hours|hrs)\b\.?(?!{GAP}of\b)|(?P<zone>UTC|GMT)\b)",
+            rf"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)(?:{GAP}(?:(?P<hours>hours|hrs)\b\.?(?!{GAP}of\b)|(?P<zone>UTC|GMT)\b)"
+            rf"|(?![\w:/-]|[.,]\d|{GAP}\d))",
             _hours_written,
         ),
-        pattern_rule(r"(?P<h>0\d)(?P<m>[0-5]\d)(?![\w:/-]|[.,]\d)", _hours_after_cue),
     )

@@ -43,6 +43,7 @@ from .words_english import (
     STATES,
     STREET_TYPES,
     TEMPERATURE_WORDS,
+    TRIP_WORDS,
     UNITS,
     WEEKDAYS,
     YEAR_WORDS,
@@ -68,6 +69,18 @@ def _code(reading_name: str) -> Build:
         return Joined((_prefix(match, "code"), Code(match["code"], reading_name)))
 
     return build
+
+
+def _airline_flight(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "on DL 2214 departing ATL": an airline's flight without the word "flight", where the words around it are
+    a trip's ("AA 24 pack", "the LX 100 camera" are not); the window is bounded, as every rule is."""
+    around = range(max(0, index - _TRIP_WINDOW), min(len(reading.tokens), index + _TRIP_WINDOW + 1))
+    if not any(reading.core(near).lower().rstrip(".,") in TRIP_WORDS for near in around):
+        return None
+    return _code("flight")(match, reading, index)
+
+
+_TRIP_WINDOW = 8  # tokens before and after
 
 
 def _idaho(match: re.Match[str], reading: Reading, index: int) -> bool:
@@ -349,8 +362,8 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         sorted(AIRLINES),
         pattern_rule(
-            rf"(?P<code>(?:{'|'.join(sorted(AIRLINES))})\s?\d{{1,4}})(?![\w-]|[.,]\d|\s?(?:%|{_UNIT_NAMES})\b)",
-            _code("flight"),
+            rf"(?P<code>(?:{'|'.join(sorted(AIRLINES))})\s?\d{{2,4}})(?![\w-]|[.,]\d|\s?(?:%|{_UNIT_NAMES})\b)",
+            _airline_flight,
         ),
     )  # "on DL 2214": an airline's flight without the word "flight"
     add(

@@ -58,7 +58,8 @@ def _numbered_part(match: re.Match[str], reading: Reading, index: int) -> Form |
 
 def _form_number(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "Form 1040", "§ 1983", "Section 1031": a form's or a statute's number of four digits, said in pairs as
-    people name them ("ten forty", "nineteen eighty-three"), with its letters ("1099-NEC")."""
+    people name them ("ten forty", "nineteen eighty-three"), with its letters ("1099-NEC"). A form is named with a
+    capital ("they form 1234 groups" is the verb)."""
     word = match["word"]
     said: list[Form] = [Said("section") if word == "§" else Word(word), Code(match["n"], "paired")]
     if match["suffix"]:
@@ -97,7 +98,7 @@ def technical_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         "form|§|section",
         pattern_rule(
-            r"(?P<word>(?i:form)|§|(?i:section))\s?(?P<n>[1-9]\d{3})(?:-(?P<suffix>[A-Z]{1,4}))?(?![\w-]|[.,]\d)",
+            r"(?P<word>Form|§|(?i:section))\s?(?P<n>[1-9]\d{3})(?:-(?P<suffix>[A-Z]{1,4}))?(?![\w-]|[.,]\d)",
             _form_number,
         ),
     )

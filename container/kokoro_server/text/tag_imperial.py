@@ -170,5 +170,8 @@ def imperial_rules() -> tuple[Rule, ...]:
 def _stone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     if not reading.locale.language.startswith("en"):
         return None  # stone is Britain's, and only English says it
+    glued = match.group()[len(match["st"]) : len(match["st"]) + 2] == "st"
+    if glued and match["st"].endswith("1") and not match["st"].endswith("11"):
+        return None  # "your 1st 10 lbs": an ordinal ("9st 2lb" is no ordinal's spelling)
     whole, _, fraction = match["lb"].partition(".")
     return Joined((Measure(Number(match["st"]), "stone"), Measure(Number(whole, fraction or None), "lb")))

@@ -112,8 +112,9 @@ def ranged(low: Form, high: Form, written: tuple[str, str] = ("", "")) -> Form |
             ):
                 return None  # "58-1193": a code, not a range
         return Range(low, high)
-    if isinstance(high, Time) and high.meridiem and (dotted := _DOTTED_LOW.fullmatch(written[0])) is not None:
-        low = Time(int(dotted["h"]), int(dotted["m"]))  # "2.30–3.15pm": the meridiem at the end is both sides'
+    dotted = _DOTTED_LOW.fullmatch(written[0]) if _DOTTED_LOW.match(written[1]) else None
+    if isinstance(high, Time) and high.meridiem and dotted is not None:
+        low = Time(int(dotted["h"]), int(dotted["m"]))  # "2.30–3.15pm": both dotted, the meridiem at the end both's
     kinds = (Money, Percent, Measure, Scaled, Time, Date, Ordinal, Number, Signed, Times, Decade, Fraction)
     if isinstance(low, kinds) and isinstance(high, kinds) and not isinstance(high, Signed):
         if isinstance(low, Date) != isinstance(high, Date):

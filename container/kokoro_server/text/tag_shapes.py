@@ -241,7 +241,7 @@ def shaped(core: str, before: str = "") -> Form | None:
         return Times(_plain_number(match["a"] or match["b"]), letter=before.lower() in ("a", "an", "the"))
     if _DIMENSIONS.fullmatch(core):
         return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core)))
-    if core.endswith("s") and _DIMENSIONS.fullmatch(core[:-1]) and not core[-2] == ".":  # "2x4s": boards
+    if core.endswith("s") and _DIMENSIONS.fullmatch(core[:-1]):  # "2x4s": boards
         return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core[:-1])), plural=True)
     if (match := _IP.fullmatch(core)) and all(int(part) <= 255 for part in match["ip"].split(".")):
         return Dotted(tuple(match["ip"].split(".")), "ip", suffix=match["mask"] or "")  # "10.0.0.0/8"
@@ -315,14 +315,16 @@ def identifier(text: str) -> Form | None:
 
 
 _ASSIGNMENT = re.compile(r"(?P<key>[A-Za-z][A-Za-z0-9_]{0,40})=(?P<value>\d{1,9}(?:\.\d{1,6})?)")
-_CODE_KEYS = re.compile(r"(?i).*(?:id|pin|code|zip|phone|tel|key|token|hash|otp)")  # values read digit by digit
+# The parts of a setting's name whose value is a code, read digit by digit ("USER_ID=12345", "orderId=8812").
+_CODE_KEY_PARTS = frozenset("id pin code zip phone tel key token hash otp order account acct ref sku serial".split())
 
 
 def assignment(text: str) -> Form | None:
     """ "PORT=3000", "max_retries=5": a setting and its number, said as a number ("PORT equals three thousand");
     an identifier's or a code's value stays a code."""
     match = _ASSIGNMENT.fullmatch(text)
-    if match is None or _CODE_KEYS.fullmatch(match["key"]):
+    parts = re.split(r"_|(?<=[a-z])(?=[A-Z])", match["key"]) if match else []
+    if match is None or any(part.lower() in _CODE_KEY_PARTS for part in parts):
         return None
     written = match["key"]
     key = identifier(written) or (Word(written) if written.isalpha() and not written.isupper() else Code(written))
@@ -333,7 +335,7 @@ def assignment(text: str) -> Form | None:
 def package_version(text: str) -> Form | None:
     """ "react@18.2.0", "lodash@4.17.21": a package pinned to its version, as a package manager writes it."""
     name, at, version = text.rpartition("@")
-    if not at or not re.fullmatch(r"@?[a-z][a-z0-9._/-]{0,60}", name) or "." in name[-1:]:
+    if not at or not re.fullmatch(r"@?[a-z][a-z0-9._/-]{0,60}", name) or name.endswith("."):
         return None
     form = shaped(version)
     return (

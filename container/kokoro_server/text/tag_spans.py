@@ -216,8 +216,10 @@ def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | Non
         last = int(match["to"])
         if not day < last <= 31:
             return None
+        if reading.core(index - 1).lower() in _NUMBERED_NOUNS:
+            return None  # "ages 12-16 May apply", "room 12-16 Jun": numbers of what the word names
         first: Form = Date(None, None, day)
-        if reading.locale.language.startswith("en"):
+        if reading.locale.language.startswith("en") and reading.core(index - 1).lower() != "the":
             first = Joined((Said("the"), first))
         return Range(first, Date(match["year"], month, last, day_first=True))
     return Date(match["year"], month, day, day_first=True)
@@ -337,6 +339,11 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
+# Words whose numbers a day range's shape may take: "ages 12-16", "room 12-16", "pages 12-16".
+_NUMBERED_NOUNS = frozenset(
+    "age ages aged room rooms page pages grade grades size sizes level levels row rows seat seats chapter chapters"
+    " step steps item items kids children".split()
+)
 # "4/28 at 10 a.m.", "6/3 @ 3:30": a month and a day before the time of that day, whatever comes before them.
 _DAY_BEFORE_TIME = (
     rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?=,?{GAP}(?:at|@){GAP}\d{{1,2}}(?::[0-5]\d|(?:{GAP})?(?i:[ap]\.?m)\b))"
@@ -344,7 +351,7 @@ _DAY_BEFORE_TIME = (
 
 
 def _day_before_time(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return month_day(match["a"], match["b"], reading.locale)
+    return month_day(match["a"], match["b"], reading.locale, ambiguous=True)  # "take 1/2 at 8 am": a half
 
 
 QUALIFIER = r"(?:<=|>=|[~≈<>≤≥±])"

@@ -15,6 +15,7 @@ import re
 from dataclasses import replace
 from functools import cache
 
+from . import words_english, words_romance
 from .forms import (
     VULGAR,
     Code,
@@ -40,7 +41,7 @@ from .forms import (
     Word,
     Year,
 )
-from .locales import Locale
+from .locales import ROMANCE, Locale, locale_of
 from .tag_range import named_range, ranged
 from .tag_shapes import (
     arithmetic,
@@ -132,11 +133,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"
         return _word(core, locale)
-    form = (
-        (arithmetic(core, locale) or assignment(core)) if "=" in core else power(core, locale) if "^" in core else None
-    )
-    if form is None and "@" in core[1:]:
-        form = package_version(core)  # "react@18.2.0"
+    form = _typed(core, locale)
     if locale.language.startswith("en"):
         form = form or resolution(core, before, after)
     form = form or _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
@@ -152,6 +149,16 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
             return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
     return form or digit_plural(core, locale, before) or Code(core)
+
+
+def _typed(core: str, locale: Locale) -> Form | None:
+    """What is typed as code or math: a sum or a setting ("10-4=6", "PORT=3000"), a power ("2^10"), a package at
+    its version ("react@18.2.0")."""
+    if "=" in core:
+        return arithmetic(core, locale) or assignment(core)
+    if "^" in core:
+        return power(core, locale)
+    return package_version(core) if "@" in core[1:] else None
 
 
 # Words before a clock's time: after them, "9:15:30" is when ("at 9:15:30"), not how long.
@@ -254,8 +261,6 @@ _COMMA_DECIMAL = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d{2})?|\d{1,3},\d{2}")
 def money_number(written: str, sign: str, locale: Locale) -> Number | None:
     """The amount written after or before ``sign``: in the marks of the country that alone writes that sign
     ("R$ 1.299,90") where they are its marks, else in the locale's."""
-    from .locales import locale_of
-
     national = _NATIONAL_SIGNS.get(sign)
     if national and not locale.decimal_comma and _COMMA_DECIMAL.fullmatch(written):
         return read_number(written, locale_of(national) or locale)
@@ -296,6 +301,8 @@ def _scales(match: re.Match[str], after: str) -> bool:
 
 
 def _per(core: str, locale: Locale) -> Form | None:
+    if core.count("/") > 2:
+        return None  # a rate divides twice at most ("5 mg/kg/day"); the quantity before is read again
     what, _, per = core.rpartition("/")
     per_key = locale.per(per)
     if not what or per_key is None:
@@ -426,9 +433,6 @@ def _shortcut(core: str) -> str | None:
 
 
 def _root(sign: str, locale: Locale) -> str | None:
-    from . import words_english, words_romance
-    from .locales import ROMANCE
-
     if locale.language.startswith("en"):
         return words_english.ROOTS[sign]
     lang = ROMANCE.get(locale.language)

@@ -88,9 +88,8 @@ UNITS = {
     "fps": ("frame per second", "frames per second"), "dpi": ("dot per inch", "dots per inch"),
     "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "cal": ("calorie", "calories"),
     "mmol": ("millimole", "millimoles"), "′": ("foot", "feet"), "″": ("inch", "inches"),
-    "stone": ("stone", "stone"), "ng": ("nanogram", "nanograms"), "pg": ("picogram", "picograms"),
-    "mEq": ("milliequivalent", "milliequivalents"),
-    "req": ("request", "requests"), "reqs": ("request", "requests"), "msg": ("message", "messages"),
+    "stone": ("stone", "stone"), "ng": ("nanogram", "nanograms"), "mEq": ("milliequivalent", "milliequivalents"),
+    "req": ("request", "requests"), "msg": ("message", "messages"),
     "msgs": ("message", "messages"),
     # written in words, but glued to a number ("0.5inch", "2liters")
     "inch": ("inch", "inches"), "inches": ("inch", "inches"), "foot": ("foot", "feet"), "feet": ("foot", "feet"),
@@ -202,10 +201,16 @@ CODE_WORDS = (
     "order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|invoice|account|policy"
     "|member|membership|claim|pin|code|zip|zip code|postcode|id|serial|model"
 )
-# Airlines' codes that are no other word, state, unit or letters of another kind ("AS", "VS", "AC", "AZ", "OZ" are
-# left out, and "U2", a band): before a number they name a flight ("DL 2214": D L twenty-two fourteen).
+# Airlines' codes that are no other word, state, unit or letters of another kind ("AS", "VS", "AC", "AZ", "OZ", "NH"
+# are left out, and "U2", a band): before a number, among a trip's words, they name a flight ("on DL 2214 departing
+# ATL": D L twenty-two fourteen).
 AIRLINES = frozenset(
-    "AA DL UA WN B6 NK F9 G4 WS BA LH AF KL IB EK EY TK SQ CX QF NH JL LX AY SK EI FR AV TP KE CI MU CZ 6E".split()
+    "AA DL UA WN B6 NK F9 G4 WS BA LH AF KL IB EK EY TK SQ CX QF JL LX AY SK EI FR AV TP KE CI MU CZ 6E".split()
+)
+TRIP_WORDS = frozenset(
+    "flight flights flying fly flies depart departs departing departure arrive arrives arriving arrival gate seat "
+    "seats board boarding boards terminal connection connecting connects layover airport booked booking rebooked "
+    "itinerary nonstop lands landing takeoff trip fare ticket tickets".split()
 )
 # Codes to type, said digit by digit in their groups ("verification code 583 201").
 CODE_NAMES = (
@@ -223,11 +228,7 @@ FRACTION_DENOMINATORS = {
     32: ("thirty-second", "thirty-seconds"),
 }  # fmt: skip  # others (a score out of 5, 10 or 100), and fractions of one or more: "8 out of 10"
 POWER = "to the power of"  # "2^10": two to the power of ten
-ROOTS = {"√": "the square root of", "∛": "the cube root of"}
-# A vulgar fraction's character inside a code, said as the fraction it writes.
-VULGAR_SAID = {"½": "one half", "⅓": "one third", "⅔": "two thirds", "¼": "one quarter", "¾": "three quarters",
-               "⅕": "one fifth", "⅛": "one eighth", "⅜": "three eighths", "⅝": "five eighths", "⅞": "seven eighths",
-               "⅙": "one sixth", "⅚": "five sixths"}  # fmt: skip  # "√49": the square root of forty-nine
+ROOTS = {"√": "square root of", "∛": "cube root of"}  # "the √49": the square root of forty-nine (the text's article)
 # Signs said by name where they stand between words or inside a code.
 SYMBOLS = {
     "&": "and", "+": "plus", "=": "equals", "@": "at", "#": "number", "%": "percent", "/": "slash", "\\": "backslash",
@@ -300,10 +301,12 @@ FUNCTION_WORDS = frozenset(
 DATE_CUES = (
     "on|due|until|till|til|thru|through|since|starting|effective|expires|expiring|expired|dated|beginning|ending"
     "|ends|begins|starts|deadline|as of|valid until|valid through|week of|scheduled for|closed|reopens|opens|"
-    "set for|slated for|planned for|rescheduled for|renews|arrives|departs|"
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 )
-AMBIGUOUS_DATE_CUES = "by|from|to|before|after|between|and|close|closes|closing"
+AMBIGUOUS_DATE_CUES = (
+    "by|from|to|before|after|between|and|close|closes|closing|set for|slated for|planned for|rescheduled for|renews"
+    "|arrives|departs"
+)
 # Words that change an amount: after one, "by 1/2" is a fraction ("cut by 1/2"); elsewhere a deadline ("by 3/4").
 CHANGE_WORDS = frozenset(
     "cut cuts reduce reduced reduces reducing increase increased increases increasing decrease decreased decreases"

@@ -138,3 +138,11 @@ def test_a_generated_corpus_of_thousands_of_mixed_tokens_breaks_no_invariant(lan
         if unsaid(said, language) or (language in SPELLED and foreign_words(said, text, language)):
             broken.append((text, said))
     assert not broken, broken[:5]
+
+
+@pytest.mark.parametrize("language", SPELLED + READ_DIGITS)
+def test_a_token_of_thousands_of_slashes_is_read_without_running_out_of_stack(language: str) -> None:
+    # A rate divides twice at most ("5 mg/kg/day"); a token of many slashes is read as a code, not recursed into.
+    for token in ("a/" * 2_000, "kg/" * 2_000, "5/" * 2_000):
+        said = normalize(token, language)
+        assert not unsaid(said, language), said[:80]

@@ -151,10 +151,8 @@ def _flight(text: str, speller: Speller) -> str:
         return spelled(text, speller)
     airline, number = match["airline"], match["digits"]
     said_airline = letters(airline, speller) if airline.isalpha() else spelled(airline, speller, "digits")
-    if len(number) == 4 and number[0] != "0" and number[2] != "0":
-        said = f"{speller.number(number[:2])} {speller.number(number[2:])}"
-    elif len(number) == 3 and number[0] != "0" and number[1] != "0":
-        said = f"{speller.number(number[0])} {speller.number(number[1:])}"
+    if len(number) >= 3 and number[0] != "0":
+        said = speller.paired(number)  # "2214": twenty-two fourteen, "2207": twenty-two oh seven, "286": two eighty-six
     else:
         said = speller.number(number) if number[0] != "0" else digits(number, speller)
     return f"{said_airline} {said}"

@@ -175,11 +175,22 @@ def _(form: Measure, british: bool) -> str:
     amount = form.amount
     single = isinstance(amount, Number) and amount.whole.lstrip("0") == "1" and not (amount.fraction or "").strip("0")
     if form.before_noun:  # "a 10 mg tablet": a ten-milligram tablet
-        return f"{say(amount, british)}-{unit_words(form.unit, False, british).replace(' ', '-')}"
+        modifier = _fraction_modifier(amount) if isinstance(amount, Fraction) else say(amount, british)
+        return f"{modifier.replace(' ', '-')}-{unit_words(form.unit, False, british).replace(' ', '-')}"
     if isinstance(amount, Fraction) and amount.whole is None and int(amount.top) < int(amount.bottom):
         unit = unit_words(form.unit, False, british)
         return f"{say(amount, british)} of {'an' if unit[0] in 'aeiou' else 'a'} {unit}"  # "1/2 cup", "3/8 inch"
     return f"{say(amount, british)} {unit_words(form.unit, not single, british)}"
+
+
+def _fraction_modifier(amount: Fraction) -> str:
+    """A fraction before its unit and noun: "a ½\" pipe" is a half-inch pipe, "¾\"" three-quarter-inch, "1½\""
+    one-and-a-half-inch; other parts keep their plural ("five-eighths-inch")."""
+    said = say(amount, False)
+    if amount.whole is None and amount.bottom in ("2", "4") and int(amount.top) < int(amount.bottom):
+        part = "half" if amount.bottom == "2" else "quarter"
+        return part if amount.top == "1" else f"{spoken.cardinal(amount.top)} {part}"
+    return said
 
 
 @_say.register

@@ -13,7 +13,7 @@ import re
 
 from . import words_english as english
 from . import words_romance as romance
-from .forms import Duration, Form, Joined, Range, Said, Time, Word
+from .forms import Date, Duration, Form, Joined, Range, Said, Time, Word
 from .locales import ROMANCE, Locale
 from .span_rule import Build, Reading, Rule, pattern_rule
 from .tag_shapes import month_day
@@ -31,8 +31,35 @@ def _cue(match: re.Match[str], group: str, locale: Locale) -> Word | Said:
     return Said(weekday + ("," if written.endswith(",") else "")) if weekday else Word(written)
 
 
+def _card_expiry(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "The card expires 04/28": a card's month and year, as the card prints them (April twenty twenty-eight)."""
+    written = match.group().split()[0].lower().rstrip(".,:")
+    if written not in _EXPIRES or match["a2"] is not None or len(match["a"]) != 2 or len(match["b"]) != 2:
+        return None
+    if not 1 <= int(match["a"]) <= 12 or not _card_before(reading, index):
+        return None
+    return Joined((_cue(match, "a", reading.locale), Date(f"20{match['b']}", int(match["a"]), None)))
+
+
+def _card_before(reading: Reading, index: int) -> bool:
+    """Whether a card is named in the sentence before ``index`` (eight words back at most)."""
+    for before in range(index - 1, max(-1, index - 9), -1):
+        token = reading.tokens[before]
+        if any(mark in token.trail for mark in ".!?"):
+            return False
+        if token.core.lower() in _CARD_WORDS:
+            return True
+    return False
+
+
+_EXPIRES = frozenset("expires expiring expired exp expiry expiration".split())
+_CARD_WORDS = frozenset("card cards visa mastercard amex discover debit credit".split())
+
+
 def _date(ambiguous: bool) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+        if (expiry := _card_expiry(match, reading, index)) is not None:
+            return expiry
         # "from 3/10–3/14": two month-days joined make a range of dates even after a cue that fractions follow
         fraction_follows = ambiguous and (match.group().split()[0].lower() != "by" or _changes(reading, index))
         date = month_day(match["a"], match["b"], reading.locale, fraction_follows and match["a2"] is None)

@@ -20,7 +20,9 @@ from .words_english import DETERMINERS, FUNCTION_WORDS
 FOOT, INCH = "′", "″"  # the units' keys: the prime marks, which are written only for feet and inches
 _INCH_MARKS = ('"', "”", "″", "''", "’’")
 _HEIGHT = re.compile(r"(?P<ft>\d{1,2})['’′] ?(?P<in>\d{1,2}(?:\.\d{1,2})?)(?P<mark>\"|”|″|''|’’)")
-_LENGTH = re.compile(r"(?P<n>\d{1,4}(?:[.,]\d{1,3})?)(?P<mark>\"|”|″|''|’’|'|’|′)")
+_LENGTH = re.compile(
+    rf"(?P<n>\d{{1,4}}(?:[.,]\d{{1,3}})?|\d{{0,3}}[{''.join(VULGAR)}]|\d{{1,2}}/\d{{1,2}})(?P<mark>\"|”|″|''|’’|'|’|′)"
+)
 # What follows a length in feet written with a single quote ("10' x 12'", "8' ceilings").
 _FEET_BEFORE = re.compile(r"[ \t]?(?:x|×|by|tall|long|wide|high|deep|ceilings?|boat|ladder|fence|drop)\b")
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
@@ -41,6 +43,17 @@ def _single_quote_open(text: str, position: int) -> bool:
     for mark in _QUOTE_MARK.finditer(text[max(0, position - _QUOTE_WINDOW) : position]):
         depth = depth + 1 if mark["open"] else max(0, depth - 1)
     return depth > 0
+
+
+def _amount(written: str) -> Number | Fraction:
+    """A length's number, or a vulgar fraction with its whole ('1½"': one and a half inches)."""
+    if written[-1] in VULGAR:
+        top, bottom = VULGAR[written[-1]].split("/")
+        return Fraction(top, bottom, written[:-1] or None)
+    if "/" in written:  # '3/4"': three quarters of an inch
+        top, bottom = written.split("/")
+        return Fraction(top, bottom)
+    return _number(written)
 
 
 def _number(written: str) -> Number:
@@ -70,7 +83,12 @@ def _before_noun(reading: Reading, last: int, read: int) -> bool:
     after = reading.core(last + 1)
     rest = reading.tokens[last].trail[read:]
     noun = after.isalpha() or (after[:1].isdigit() and any(char.isalpha() for char in after))  # "a 65\" 4K TV"
-    return not rest and noun and after.lower() not in FUNCTION_WORDS
+    return not rest and noun and after.lower() not in FUNCTION_WORDS and after.lower() not in _EXTENTS
+
+
+_EXTENTS = frozenset(
+    "long wide tall high deep thick thin across apart away around diameter off short more less".split()
+)  # '12" long'
 
 
 def _height(reading: Reading, index: int) -> Span | None:
@@ -102,7 +120,7 @@ def _length(reading: Reading, index: int) -> Span | None:
     if mark in ('"', "”") and reading.quotation_open(index, mark):
         return None
     unit = INCH if mark in _INCH_MARKS else FOOT
-    measure = Measure(_number(match["n"]), unit, before_noun=_before_noun(reading, last, read))
+    measure = Measure(_amount(match["n"]), unit, before_noun=_before_noun(reading, last, read))
     return Span(index, last, measure, trail_read=read)
 
 

@@ -67,7 +67,8 @@ def _glued_scales(locale: Locale) -> str:
     return "|".join(re.escape(scale) for scale in sorted(letters, key=len, reverse=True)) or "(?!)"
 
 
-_PER_ABBREVIATIONS = {"pp": "person", "p.p.": "person", "pn": "night", "p.n.": "night", "pa": "year", "p.a.": "year"}
+_PER_ABBREVIATIONS = {"pp": "person", "p.p.": "person", "pn": "night", "p.n.": "night", "pa": "year", "p.a.": "year",
+                      "pcm": "month", "pw": "week"}  # fmt: skip  # "£1.2k pcm": a rent per calendar month
 
 
 def _priced_per(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -105,7 +106,7 @@ def money_rules(locale: Locale) -> tuple[Rule, ...]:
     ]
     if locale.language.startswith("en"):
         per = "|".join(re.escape(short) for short in sorted(_PER_ABBREVIATIONS, key=len, reverse=True))
-        rules.append(pattern_rule(rf"(?P<n>\S{{1,24}}?)(?:{GAP})?(?P<per>{per})", _priced_per))  # "£12.50pp"
+        rules.append(pattern_rule(rf"(?P<n>\S{{1,24}}?)(?:{GAP})?(?P<per>{per})\.?", _priced_per))  # "£12.50pp"
     return tuple(rules)
 
 

@@ -40,6 +40,7 @@ _OPERAND = r"\d{1,7}(?:\.\d{1,4})?"
 _SUM = re.compile(rf"{_OPERAND}(?:\s?[-−+*×x/÷]\s?{_OPERAND}){{1,4}}\s?=\s?\d{{1,9}}(?:\.\d{{1,4}})?")
 _OPERATORS = {"-": "minus", "−": "minus", "+": "plus", "*": "times", "×": "times", "x": "times", "/": "divided by",
               "÷": "divided by"}  # fmt: skip
+_ALGEBRA_SIGNS = frozenset("+ − - = * × ÷ / < > ≤ ≥".split())  # around "5x": a term, not five times
 _PART = re.compile(r"\d{1,9}(?:\.\d{1,4})?|[-−+*×x/÷=]")
 
 # Top-level domains a web address ends in (and every two-letter country code).
@@ -234,10 +235,12 @@ def resolution(core: str, before: str, after: str) -> Form | None:
     return Joined((Number(match["k"]), Word("K")))
 
 
-def shaped(core: str, before: str = "") -> Form | None:
+def shaped(core: str, before: str = "", after: str = "") -> Form | None:
     """Multipliers ("2x", "x2"; "a 10x engineer" after an article), sizes ("1920x1080"), IP addresses, versions
     ("v2.4.1", "1.2.3"), ratios ("16:9") and periods ("Q3", "Q2'25", "FY2026"; "H1" alone is left to context)."""
     if (match := _TIMES.fullmatch(core)) is not None:
+        if match["a"] and core[-1] == "x" and (before in _ALGEBRA_SIGNS or after in _ALGEBRA_SIGNS):
+            return Joined((_plain_number(match["a"]), Word("x")))  # "x² − 5x + 6": five x, a term of algebra
         return Times(_plain_number(match["a"] or match["b"]), letter=before.lower() in ("a", "an", "the"))
     if _DIMENSIONS.fullmatch(core):
         return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core)))

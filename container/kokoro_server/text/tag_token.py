@@ -64,7 +64,7 @@ from .tokens import is_word, sayable
 
 DASHES = "-–—~〜～"
 # Signs that say something wherever they stand; a token without a digit or one of them is read as written.
-SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥×§©→")
+SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥×§©→−")
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
 _CLOCK = re.compile(
     r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?"
@@ -142,7 +142,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     if form is None:
         form = _range(core, locale) or _compound(core, locale)
     if form is None:
-        form = _other(core, locale, before)
+        form = _other(core, locale, before, after)
     if core == "§§":
         return Code(core)  # "§§ 3–5": sections
     if form is None and not any(c.isdecimal() or c in VULGAR for c in core):  # "½$" has a number to say
@@ -392,6 +392,8 @@ def _compound(core: str, locale: Locale) -> Form | None:
             if not sayable(part):
                 return None
             forms.append(Word(part))
+        elif _age_group(previous, part, locale):
+            forms.append(Decade(part[:-1]))  # "under-16s": under sixteens, the age group
         elif (form := _joined_amount(part, locale)) is not None:
             forms.append(form)
         else:
@@ -399,6 +401,15 @@ def _compound(core: str, locale: Locale) -> Form | None:
     if not any(isinstance(form, (Word, Measure, Dimensions)) for form in forms):
         return None
     return Joined(tuple(forms), hyphens=True)
+
+
+_AGE_BOUNDS = frozenset({"under", "over"})  # "under-16s", "over-65s"
+
+
+def _age_group(previous: Form | None, part: str, locale: Locale) -> bool:
+    english = locale.language.startswith("en")
+    bound = isinstance(previous, Word) and previous.text.lower() in _AGE_BOUNDS
+    return english and bound and re.fullmatch(r"\d{1,2}s", part) is not None
 
 
 _NOT_UNITS = frozenset({"in", "a", "an", "h", "m", "s", "d", "t"})  # words first: "2-in-1", "5-a-side"
@@ -439,12 +450,13 @@ def _root(sign: str, locale: Locale) -> str | None:
     return words_romance.ROOTS[lang][sign] if lang else None
 
 
+_SLASHED_NUMBERS = re.compile(r"[1-9]\d{0,2}(?:/[1-9]\d{0,2}){2,3}")  # limits, splits; a date is read before
 _PLAN = re.compile(r"(?P<n>\d{3})\((?P<letter>[a-z])\)(?:\((?P<sub>\d{1,2})\))?")  # a section of the tax code
 
 
-def _other(core: str, locale: Locale, before: str) -> Form | None:
+def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | None:
     """Numbers after "#", sharps, words joined by a slash, grades: the rest of the classes."""
-    if (form := shaped(core, before)) is not None:
+    if (form := shaped(core, before, after)) is not None:
         return form
     if (match := _patterns(locale)["hash_number"].fullmatch(core)) is not None:
         sign = Symbol(match["sign"]) if match["sign"] != "§§" else Code("§§")  # "#5", "§14", "§§3": sections
@@ -453,6 +465,8 @@ def _other(core: str, locale: Locale, before: str) -> Form | None:
         return Joined((sign, read_number(match["n"], locale) or Number(match["n"])))
     if core[0] in "√∛" and (number := read_number(core[1:], locale)) is not None and (root := _root(core[0], locale)):
         return Joined((Said(root), number))  # "√49": the square root of forty-nine
+    if _SLASHED_NUMBERS.fullmatch(core):  # "25/50/25 liability": twenty-five fifty twenty-five
+        return Joined(tuple(Number(part) for part in core.split("/")))
     if (match := _PLAN.fullmatch(core)) is not None:  # "401(k)", "501(c)(3)": four oh one k
         return Code(f"{match['n']}{match['letter']}{match['sub'] or ''}", reading="paired")
     if re.fullmatch(r"[A-G]#", core):

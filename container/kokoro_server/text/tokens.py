@@ -109,8 +109,8 @@ def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
         end = possessive.end()  # the "’s" is said after the ordinal, as written
     if end > start and word[end : end + 1] == "." and (keeps_dot(word[start : end + 1]) or _initials(word, start, end)):
         end += 1  # the dot ends an abbreviation
-    if word[start:end] in ("-", "--", "−") or all(c in "-−" for c in word[start:end]):
-        return word, "", ""  # a dash between words: punctuation
+    if word[start:end] != "−" and all(c in "-−" for c in word[start:end]):
+        return word, "", ""  # a dash between words: punctuation; "−" alone is the minus sign ("x² − 5x")
     return word[:start], word[start:end], word[end:]
 
 

@@ -89,7 +89,8 @@ UNITS = {
     "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "cal": ("calorie", "calories"),
     "mmol": ("millimole", "millimoles"), "′": ("foot", "feet"), "″": ("inch", "inches"),
     "stone": ("stone", "stone"), "ng": ("nanogram", "nanograms"), "mEq": ("milliequivalent", "milliequivalents"),
-    "req": ("request", "requests"), "msg": ("message", "messages"),
+    "req": ("request", "requests"), "msg": ("message", "messages"), "reb": ("rebound", "rebounds"),
+    "ast": ("assist", "assists"), "c.": ("cup", "cups"),
     "msgs": ("message", "messages"),
     # written in words, but glued to a number ("0.5inch", "2liters")
     "inch": ("inch", "inches"), "inches": ("inch", "inches"), "foot": ("foot", "feet"), "feet": ("foot", "feet"),
@@ -180,7 +181,8 @@ ABBREVIATIONS = {
     "hwy": "highway", "YoY": "year over year", "QoQ": "quarter over quarter", "MoM": "month over month",
     "int'l": "international", "nat'l": "national", "gov't": "government", "govt": "government",
     "dep't": "department", "add'l": "additional", "ass'n": "association", "cont'd": "continued",
-    "req'd": "required", "mgmt": "management",
+    "req'd": "required", "mgmt": "management", "appt.": "appointment", "appt": "appointment", "Ft.": "Fort",
+    "y/y": "year over year", "Y/Y": "year over year", "q/q": "quarter over quarter", "Q/Q": "quarter over quarter",
 }  # fmt: skip
 # Contractions typed with a curly apostrophe ("int’l") read as those with a straight one.
 ABBREVIATIONS |= {key.replace("'", "’"): value for key, value in ABBREVIATIONS.items() if "'" in key}
@@ -234,7 +236,7 @@ SYMBOLS = {
     "&": "and", "+": "plus", "=": "equals", "@": "at", "#": "number", "%": "percent", "/": "slash", "\\": "backslash",
     "_": "underscore", "*": "star", "^": "caret", "|": "bar", "~": "tilde", "<": "less than", ">": "greater than",
     "≤": "at most", "≥": "at least", "≈": "approximately", "×": "times", "÷": "divided by", "°": "degrees",
-    "$": "dollar", "€": "euro", "£": "pound", "¥": "yen", "₩": "won", "₹": "rupee", "§": "section",
+    "−": "minus", "$": "dollar", "€": "euro", "£": "pound", "¥": "yen", "₩": "won", "₹": "rupee", "§": "section",
     "¶": "paragraph", "©": "copyright",
     "®": "registered", "™": "trademark", "→": "to", "←": "from", "·": "dot", "²": "squared", "³": "cubed",
 }  # fmt: skip
@@ -327,6 +329,7 @@ SERVICE_NUMBERS = {"en-us": frozenset("211 311 411 511 611 711 811 911 988".spli
                    "en-gb": frozenset("999 111 112 101 105 119".split())}  # fmt: skip
 CALL_WORDS = frozenset(
     "call calls called calling dial dials dialed dialing dialled dialling text texting ring phone".split()
+    + ["nhs"]  # "call NHS 111": the service's name before its number
 )
 SERVICE_NOUNS = frozenset(
     "operator operators dispatcher dispatchers dispatch call calls line lines center centre service services "

@@ -164,6 +164,7 @@ ADDRESS_SIGNS = {
 SYMBOLS = {
     lang: {"&": words["&"], "+": words["+"], "=": words["="], "@": words["@"], "/": words["/"], "_": words["_"],
            "%": PERCENT[lang], "#": {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}[lang],
+           "−": MINUS[lang],
            "*": {"es": "asterisco", "fr": "étoile", "it": "asterisco", "pt_BR": "asterisco"}[lang],
            "$": CURRENCIES[lang]["USD"][0], "€": CURRENCIES[lang]["EUR"][0], "£": CURRENCIES[lang]["GBP"][0],
            "§": {"es": "párrafo", "fr": "paragraphe", "it": "paragrafo", "pt_BR": "parágrafo"}[lang],

@@ -42,7 +42,7 @@ class Locale:
         key = self.units.get(written)
         if key is None and written.startswith("º") and self.language.startswith("en"):
             key = self.units.get("°" + written[1:])  # "72ºF": the ordinal sign typed for the degree sign
-        if key is None and len(written) >= 2 and written not in _CAPITALS_OF_OTHER_WORDS:
+        if key is None and len(written) >= 2:
             key = _folded(self).get(written.casefold())
         return key
 
@@ -60,10 +60,6 @@ class Locale:
         short = word[:-1]  # a unit's short form ("ft.", "oz.", "sq. ft."): its dot is its own
         return len(short) >= 2 and short.isalpha() and (short in self.units or short in _UNIT_HEADS)
 
-
-# Units' short forms that, in capitals, are something else: "24 HR" is home runs (or human resources), not hours;
-# "the SEC", "MO", "MI" are an agency and states.
-_CAPITALS_OF_OTHER_WORDS = frozenset({"HR", "SEC", "MO", "MI", "AST", "REB"})
 
 # The first words of units written in two: "sq. ft.", "Fl. oz."; not in capitals ("Miami, FL.": a state).
 _UNIT_HEADS = frozenset({"sq", "cu", "fl", "Sq", "Cu", "Fl"})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 
 from . import spoken
@@ -42,6 +42,8 @@ class Speller:
     extension: str = "extension"
     hundred: Callable[[str], str] | None = None  # "800" -> "eight hundred" (American toll-free numbers)
     short_words: frozenset[str] = frozenset()  # two letters said as a word at an address's start ("go.acme.com")
+    # letters the language reads as a word of its own wherever they stand ("Dr": docteur), said so in a code too
+    abbreviations: Mapping[str, str] = field(default_factory=dict)
 
 
 ENGLISH = Speller(
@@ -121,7 +123,8 @@ def spelled(text: str, speller: Speller = ENGLISH, reading: str = "spelled") -> 
         elif kind == "digits":
             groups[-1].append(speller.number(run) if promo else _number_run(run, speller, reading))
         elif kind == "letters":
-            groups[-1].append(run if speller.sayable(run) else letters(run, speller))
+            said_run = speller.abbreviations.get(run) or (run if speller.sayable(run) else letters(run, speller))
+            groups[-1].append(said_run)
         elif said := speller.symbols.get(run, ""):
             groups[-1].append(said)
     return ", ".join(" ".join(group) for group in groups if group)

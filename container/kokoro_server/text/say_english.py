@@ -175,7 +175,7 @@ def _(form: Measure, british: bool) -> str:
     amount = form.amount
     single = isinstance(amount, Number) and amount.whole.lstrip("0") == "1" and not (amount.fraction or "").strip("0")
     if form.before_noun:  # "a 10 mg tablet": a ten-milligram tablet
-        modifier = _fraction_modifier(amount) if isinstance(amount, Fraction) else say(amount, british)
+        modifier = _fraction_modifier(amount, british) if isinstance(amount, Fraction) else say(amount, british)
         return f"{modifier.replace(' ', '-')}-{unit_words(form.unit, False, british).replace(' ', '-')}"
     if isinstance(amount, Fraction) and amount.whole is None and int(amount.top) < int(amount.bottom):
         unit = unit_words(form.unit, False, british)
@@ -183,14 +183,13 @@ def _(form: Measure, british: bool) -> str:
     return f"{say(amount, british)} {unit_words(form.unit, not single, british)}"
 
 
-def _fraction_modifier(amount: Fraction) -> str:
+def _fraction_modifier(amount: Fraction, british: bool) -> str:
     """A fraction before its unit and noun: "a ½\" pipe" is a half-inch pipe, "¾\"" three-quarter-inch, "1½\""
     one-and-a-half-inch; other parts keep their plural ("five-eighths-inch")."""
-    said = say(amount, False)
     if amount.whole is None and amount.bottom in ("2", "4") and int(amount.top) < int(amount.bottom):
         part = "half" if amount.bottom == "2" else "quarter"
-        return part if amount.top == "1" else f"{spoken.cardinal(amount.top)} {part}"
-    return said
+        return part if amount.top == "1" else f"{spoken.cardinal(amount.top, british)} {part}"
+    return say(amount, british)
 
 
 @_say.register

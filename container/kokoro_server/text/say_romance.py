@@ -478,4 +478,9 @@ def _speller(lang: str) -> Speller:
         plus=words.PLUS[lang],
         extension=words.EXTENSION[lang],
         point=words.POINT[lang],
+        abbreviations={
+            written: said
+            for written, said in (words.ADDRESS_WORDS[lang] | words.ABBREVIATIONS[lang]).items()
+            if written.isalpha()
+        },
     )

@@ -485,7 +485,8 @@ _TYPES = "|".join(
     sorted({*STREET_TYPES, *(short.lower() for short in STREET_TYPES if len(short) <= 4 and short != "Way")},
            key=len, reverse=True)
 )  # fmt: skip
-_NAME = r"(?:[A-Z][\w'’-]*|\d{1,3}(?:st|nd|rd|th))"  # "Main", "O'Farrell", "5th"
+# "Main", "O'Farrell", "5th": a street's name, letters only (a code is no name)
+_NAME = r"(?:[A-Z][^\W\d_'’-]*(?:['’-][^\W\d_]+)*|\d{1,3}(?:st|nd|rd|th))"
 FLOOR = pattern_rule(r"(?P<n>\d{1,3})(?:st|nd|rd|th)\s+(?:Fl|Flr|Floor)\b\.?", _floor)
 ADDRESS = pattern_rule(
     rf"(?P<number>\d{{1,5}})(?P<letter>[A-Z])?\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"

@@ -38,22 +38,28 @@ def _card_expiry(match: re.Match[str], reading: Reading, index: int) -> Form | N
         return None
     if not 1 <= int(match["a"]) <= 12 or not _card_before(reading, index):
         return None
-    return Joined((_cue(match, "a", reading.locale), Date(f"20{match['b']}", int(match["a"]), None)))
+    century = "19" if int(match["b"]) >= 70 else "20"  # "expired 12/99": a card of 1999
+    return Joined((_cue(match, "a", reading.locale), Date(f"{century}{match['b']}", int(match["a"]), None)))
 
 
 def _card_before(reading: Reading, index: int) -> bool:
-    """Whether a card is named in the sentence before ``index`` (eight words back at most)."""
-    for before in range(index - 1, max(-1, index - 9), -1):
+    """Whether the card is what expires: named just before the cue, or with only its ending or "on file" between
+    ("the card on file expires", "Visa ending in 4821 expires"; not "the gift card promotion expires")."""
+    for before in range(index - 1, max(-1, index - 7), -1):
         token = reading.tokens[before]
         if any(mark in token.trail for mark in ".!?"):
             return False
-        if token.core.lower() in _CARD_WORDS:
+        core = token.core.lower()
+        if core in _CARD_WORDS:
             return True
+        if core not in _CARD_DETAILS and not re.fullmatch(r"[\d*•x]{2,19}", core):
+            return False
     return False
 
 
-_EXPIRES = frozenset("expires expiring expired exp expiry expiration".split())
-_CARD_WORDS = frozenset("card cards visa mastercard amex discover debit credit".split())
+_EXPIRES = frozenset("expires expiring expired exp expiry expiration".split())  # each also a date cue
+_CARD_WORDS = frozenset("card cards visa mastercard amex".split())
+_CARD_DETAILS = frozenset("on file ending in with number no.".split())  # what may stand between a card and "expires"
 
 
 def _date(ambiguous: bool) -> Build:

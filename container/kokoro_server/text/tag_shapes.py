@@ -40,7 +40,7 @@ _OPERAND = r"\d{1,7}(?:\.\d{1,4})?"
 _SUM = re.compile(rf"{_OPERAND}(?:\s?[-−+*×x/÷]\s?{_OPERAND}){{1,4}}\s?=\s?\d{{1,9}}(?:\.\d{{1,4}})?")
 _OPERATORS = {"-": "minus", "−": "minus", "+": "plus", "*": "times", "×": "times", "x": "times", "/": "divided by",
               "÷": "divided by"}  # fmt: skip
-_ALGEBRA_SIGNS = frozenset("+ − - = * × ÷ / < > ≤ ≥".split())  # around "5x": a term, not five times
+_ALGEBRA_SIGNS = frozenset("+ − =".split())  # around "5x": a term, not five times ("zoom 2x / 4x" stays)
 _PART = re.compile(r"\d{1,9}(?:\.\d{1,4})?|[-−+*×x/÷=]")
 
 # Top-level domains a web address ends in (and every two-letter country code).

@@ -29,6 +29,8 @@ from .forms import (
     Scaled,
     Signed,
     Telephone,
+    Word,
+    vulgar,
 )
 from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
@@ -36,7 +38,7 @@ from .tag_clock import clock_rules
 from .tag_range import named_range, ranged
 from .tag_shapes import arithmetic, month_day
 from .tag_token import classify, quantity, read_number
-from .words_english import AMOUNT_NOUNS, COMPASS, DETERMINERS
+from .words_english import AMOUNT_NOUNS, COMPASS, CUP, DETERMINERS
 
 
 def number_in(written: str, reading: Reading) -> Number | None:
@@ -334,6 +336,10 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     if locale.language.startswith("en"):  # "3 bd/2 ba", "2BR/1BA": a home's rooms
         rules.append(pattern_rule(_ROOMS, _rooms, flags=re.IGNORECASE))
         rules.append(pattern_rule(_DAY_BEFORE_TIME, _day_before_time))
+        # "½ c. sugar", "2 c. flour": a recipe's cup, in lower case and before what is measured ("30 C." stays)
+        rules.append(
+            pattern_rule(rf"(?P<n>\d{{1,3}}(?:\.\d{{1,2}})?|[{''.join(VULGAR)}]){GAP}c\.(?={GAP}[a-z])", _cups)
+        )
     if locale.language == "fr-fr":  # after the amounts and measures, which read "1 500" themselves
         rules.append(pattern_rule(rf"(?P<n>{_FRENCH_GROUPS}(?:,\d{{1,6}})?)", _french_thousands))
     return tuple(rules)
@@ -348,6 +354,17 @@ _NUMBERED_NOUNS = frozenset(
 _DAY_BEFORE_TIME = (
     rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?=,?{GAP}(?:at|@){GAP}\d{{1,2}}(?::[0-5]\d|(?:{GAP})?(?i:[ap]\.?m)\b))"
 )
+
+
+def _cups(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "½ c. sugar": one half cup, as "½ cup" is said; "2 c. flour": two cups."""
+    written = match["n"]
+    amount = vulgar(written) if written in VULGAR else quantity(written, reading.locale)
+    if isinstance(amount, Fraction) and int(amount.top) < int(amount.bottom):
+        return Joined((amount, Word(CUP[0])))
+    if not isinstance(amount, Number):
+        return None
+    return Joined((amount, Word(CUP[0] if amount.whole == "1" and not amount.fraction else CUP[1])))
 
 
 def _day_before_time(match: re.Match[str], reading: Reading, index: int) -> Form | None:

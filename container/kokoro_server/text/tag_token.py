@@ -145,6 +145,8 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         form = _other(core, locale, before, after)
     if core == "§§":
         return Code(core)  # "§§ 3–5": sections
+    if core == "−" and not _between_terms(before, after):
+        return None  # the minus sign typed as a dash in prose ("the score − as expected − was low"): a pause
     if form is None and not any(c.isdecimal() or c in VULGAR for c in core):  # "½$" has a number to say
         if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
             return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
@@ -159,6 +161,17 @@ def _typed(core: str, locale: Locale) -> Form | None:
     if "^" in core:
         return power(core, locale)
     return package_version(core) if "@" in core[1:] else None
+
+
+_TERM = re.compile(r"[\d.,]{1,12}|\d{0,6}[A-Za-z][²³]?|[²³)(]")
+_VARIABLE = re.compile(r"\d{0,6}[A-Za-z][²³]?")
+
+
+def _between_terms(before: str, after: str) -> bool:
+    """Whether "−" stands between the terms of algebra ("x² − 5x", "y − 4"): both sides numbers or variables,
+    one of them a variable; between two numbers or words it is a dash ("1990 − 2000")."""
+    sides = (before, after)
+    return all(_TERM.fullmatch(side) for side in sides) and any(_VARIABLE.fullmatch(side) for side in sides)
 
 
 # Words before a clock's time: after them, "9:15:30" is when ("at 9:15:30"), not how long.
@@ -409,7 +422,7 @@ _AGE_BOUNDS = frozenset({"under", "over"})  # "under-16s", "over-65s"
 def _age_group(previous: Form | None, part: str, locale: Locale) -> bool:
     english = locale.language.startswith("en")
     bound = isinstance(previous, Word) and previous.text.lower() in _AGE_BOUNDS
-    return english and bound and re.fullmatch(r"\d{1,2}s", part) is not None
+    return english and bound and re.fullmatch(r"[1-9]\d?s", part) is not None
 
 
 _NOT_UNITS = frozenset({"in", "a", "an", "h", "m", "s", "d", "t"})  # words first: "2-in-1", "5-a-side"
@@ -465,8 +478,11 @@ def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | No
         return Joined((sign, read_number(match["n"], locale) or Number(match["n"])))
     if core[0] in "√∛" and (number := read_number(core[1:], locale)) is not None and (root := _root(core[0], locale)):
         return Joined((Said(root), number))  # "√49": the square root of forty-nine
-    if _SLASHED_NUMBERS.fullmatch(core):  # "25/50/25 liability": twenty-five fifty twenty-five
-        return Joined(tuple(Number(part) for part in core.split("/")))
+    if _SLASHED_NUMBERS.fullmatch(core):  # "25/50/25 liability": twenty-five slash fifty slash twenty-five
+        parts: list[Form] = []
+        for part in core.split("/"):
+            parts += [Symbol("/"), Number(part)] if parts else [Number(part)]
+        return Joined(tuple(parts))
     if (match := _PLAN.fullmatch(core)) is not None:  # "401(k)", "501(c)(3)": four oh one k
         return Code(f"{match['n']}{match['letter']}{match['sub'] or ''}", reading="paired")
     if re.fullmatch(r"[A-G]#", core):

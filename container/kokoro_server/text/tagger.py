@@ -227,12 +227,14 @@ def _called(core: str, before: str, after: str, locale: Locale) -> bool:
     if core not in _SERVICE_NUMBERS.get(locale.language, ()):
         return False
     language = locale.language
-    return before.lower() in _CALL_WORDS.get(language, ()) or after.lower() in _SERVICE_NOUNS.get(language, ())
+    called = before.lower() in _CALL_WORDS.get(language, ()) or before.lower() in _SERVICE_NAMES.get(language, ())
+    return called or after.lower() in _SERVICE_NOUNS.get(language, ())
 
 
 _SERVICE_NUMBERS = {**english.SERVICE_NUMBERS, **{"es": romance.SERVICE_NUMBERS["es"]}}
 _CALL_WORDS = {"en-us": english.CALL_WORDS, "en-gb": english.CALL_WORDS, "es": romance.CALL_WORDS["es"]}
 _SERVICE_NOUNS = {"en-us": english.SERVICE_NOUNS, "en-gb": english.SERVICE_NOUNS}
+_SERVICE_NAMES = {"en-gb": english.SERVICE_NAMES}
 _ARTICLES = {"es": ("los",), "fr-fr": ("les", "des", "aux"), "it": ("gli", "negli", "degli", "agli", "dagli"),
              "pt-br": ("os", "nos", "dos", "aos", "pelos")}  # fmt: skip
 

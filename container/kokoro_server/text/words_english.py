@@ -90,7 +90,7 @@ UNITS = {
     "mmol": ("millimole", "millimoles"), "′": ("foot", "feet"), "″": ("inch", "inches"),
     "stone": ("stone", "stone"), "ng": ("nanogram", "nanograms"), "mEq": ("milliequivalent", "milliequivalents"),
     "req": ("request", "requests"), "msg": ("message", "messages"), "reb": ("rebound", "rebounds"),
-    "ast": ("assist", "assists"), "c.": ("cup", "cups"),
+    "ast": ("assist", "assists"),
     "msgs": ("message", "messages"),
     # written in words, but glued to a number ("0.5inch", "2liters")
     "inch": ("inch", "inches"), "inches": ("inch", "inches"), "foot": ("foot", "feet"), "feet": ("foot", "feet"),
@@ -143,6 +143,7 @@ for _short, _name in _LENGTHS.items():
         for _mark in _marks if _short != "in" else _marks[:2]:  # "in2" is not an inch
             UNITS.setdefault(f"{_short}{_mark}", (f"{_power} {_name}", f"{_power} {_PLURALS.get(_name, _name + 's')}"))
 # Units read only after a space: "25 m" is metres, but "25m" may be minutes or millions; "2 ha" hectares.
+CUP = ("cup", "cups")  # "½ c. sugar", "2 c. flour": a recipe's cup, one and many
 SPACED_UNITS = {"m": ("meter", "meters"), "ha": ("hectare", "hectares"), "s": ("second", "seconds"),
                 "bd": ("bedroom", "bedrooms"), "br": ("bedroom", "bedrooms"), "ba": ("bathroom", "bathrooms"),
                 "bdrm": ("bedroom", "bedrooms")}  # fmt: skip
@@ -301,7 +302,8 @@ FUNCTION_WORDS = frozenset(
 # Words after which a month and a day written in numbers are a date ("due 6/30", "as of 9/15", "Mon 6/30");
 # after the AMBIGUOUS ones a common fraction stays one ("cut by 1/2").
 DATE_CUES = (
-    "on|due|until|till|til|thru|through|since|starting|effective|expires|expiring|expired|dated|beginning|ending"
+    "on|due|until|till|til|thru|through|since|starting|effective|expires|expiring|expired|exp|expiry|expiration"
+    "|dated|beginning|ending"
     "|ends|begins|starts|deadline|as of|valid until|valid through|week of|scheduled for|closed|reopens|opens|"
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 )
@@ -329,8 +331,8 @@ SERVICE_NUMBERS = {"en-us": frozenset("211 311 411 511 611 711 811 911 988".spli
                    "en-gb": frozenset("999 111 112 101 105 119".split())}  # fmt: skip
 CALL_WORDS = frozenset(
     "call calls called calling dial dials dialed dialing dialled dialling text texting ring phone".split()
-    + ["nhs"]  # "call NHS 111": the service's name before its number
 )
+SERVICE_NAMES = frozenset({"nhs"})  # "call NHS 111": the service's name between the call and its number
 SERVICE_NOUNS = frozenset(
     "operator operators dispatcher dispatchers dispatch call calls line lines center centre service services "
     "emergency lifeline hotline helpline".split()

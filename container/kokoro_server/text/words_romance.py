@@ -166,7 +166,8 @@ SYMBOLS = {
            "%": PERCENT[lang], "#": {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}[lang],
            "−": MINUS[lang],
            "*": {"es": "asterisco", "fr": "étoile", "it": "asterisco", "pt_BR": "asterisco"}[lang],
-           "$": CURRENCIES[lang]["USD"][0], "€": CURRENCIES[lang]["EUR"][0], "£": CURRENCIES[lang]["GBP"][0],
+           "$": CURRENCIES[lang]["USD"][0], "€": CURRENCIES[lang]["EUR"][0],
+           "£": "livre sterling" if lang == "fr" else CURRENCIES[lang]["GBP"][0],  # "livre L" is a book's part
            "§": {"es": "párrafo", "fr": "paragraphe", "it": "paragrafo", "pt_BR": "parágrafo"}[lang],
            "©": "copyright", "→": {"es": "a", "fr": "à", "it": "a", "pt_BR": "para"}[lang],
            "²": {"es": "al cuadrado", "fr": "au carré", "it": "al quadrato", "pt_BR": "ao quadrado"}[lang],

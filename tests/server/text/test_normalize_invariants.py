@@ -42,7 +42,7 @@ _FORMS = [
     "DL 2214", "4/28 at 10 a.m.", "12–16 Jan", "2.30–3.15pm", "at 0800", "Form 1099-NEC", "§ 1983", "react@18.2.0",
     "PORT=3000", "x57=37", "2^n", "√49", "∛27", "2x4s", "12 st 4 lb", "R$ 1.200", "R$1.299,90", "1h20min", "22 ng/mL",
     "int'l", "No. 12,", "½$", "65\" 4K", "DL 2207", "14 reb.", "appt.", "Ft. Lauderdale", "y/y", "24 HR", '1½"', '3/4"',
-    "½ c.", "expires 04/28", "x² − 5x + 6", "−", "25/50/25", "under-16s", "£1.2k pcm", "£95 pp.",
+    "½ c.", "card expires 04/28", "x² − 5x + 6", "−", "y − 4", "25/50/25", "under-16s", "£1.2k pcm", "£95 pp.", "30 C.",
 ]  # fmt: skip
 _CODE_CHARS = st.sampled_from(list(LETTERS + "0123456789" * 3 + "-_./#@+&%$€£:,~=<>'()°x"))
 _TOKENS = st.one_of(

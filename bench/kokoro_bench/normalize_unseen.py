@@ -47,9 +47,11 @@ def load_forms(path: Path = CASES) -> list[Form]:
 
 def plain(text: str, language: str) -> str:
     """Lower case, words only, letter names as letters: "Ex seven, Kay-2 PM." -> "x seven k 2 p m". Capitals
-    are letters in every language (espeak-ng spells "IB" in Spanish too); letter names are English's."""
+    are letters in every language (espeak-ng spells "IB" in Spanish too); letter names are English's. An
+    apostrophe inside a word is kept ("o'clock"), one at a word's edge is punctuation ("90 days' interest")."""
     text = _CAPITALS.sub(lambda match: " ".join(match.group()), text)
-    words = " ".join(re.sub(r"[^\w' ]", " ", text.lower().replace("-", " ").replace("’", "'")).split())
+    kept = re.sub(r"[^\w' ]", " ", text.lower().replace("-", " ").replace("’", "'"))
+    words = " ".join(word.strip("'") for word in kept.split() if word.strip("'"))
     return _NAMES.sub(lambda match: _SAID_AS[match.group()], words) if language.startswith("en") else words
 
 

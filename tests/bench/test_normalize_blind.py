@@ -37,3 +37,9 @@ def test_capitals_are_counted_as_letters_in_every_language() -> None:
     assert plain("El vuelo IB tres", "es") == "el vuelo i b tres"
     assert plain("Flight DL two", "en-us") == "flight d l two"
     assert plain("ay bee", "es") == "ay bee"  # letter names are folded in English only
+
+
+def test_an_apostrophe_at_a_words_edge_is_punctuation() -> None:
+    assert plain("costs ninety days' interest", "en-us") == "costs ninety days interest"
+    assert plain("at eleven o'clock", "en-us") == "at eleven o'clock"  # inside a word it is the word's
+    assert plain("'quoted' words", "en-us") == "quoted words"

@@ -40,6 +40,8 @@ def test_capitals_are_counted_as_letters_in_every_language() -> None:
 
 
 def test_an_apostrophe_at_a_words_edge_is_punctuation() -> None:
+    from kokoro_bench.normalize_unseen import plain
+
     assert plain("costs ninety days' interest", "en-us") == "costs ninety days interest"
     assert plain("at eleven o'clock", "en-us") == "at eleven o'clock"  # inside a word it is the word's
     assert plain("'quoted' words", "en-us") == "quoted words"

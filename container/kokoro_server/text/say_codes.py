@@ -142,7 +142,7 @@ def code(form: Code, british: bool = False, speller: Speller = ENGLISH) -> str:
     if form.reading == "flight":
         return _flight(form.text, speller)
     if form.reading == "paired":
-        said = re.sub(r"[A-Za-z]", lambda letter: f" {speller.letter(letter.group())} ", form.text)
+        said = re.sub(r"[A-Za-z]", lambda letter: f" {speller.letter(letter.group())} ", form.text.replace("-", " "))
         said = re.sub(r"\d+", lambda number: f" {speller.paired(number.group())} ", said)
         return " ".join(said.split())
     return spelled(form.text, speller, form.reading)

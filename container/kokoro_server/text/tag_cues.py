@@ -367,6 +367,13 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         ),
     )  # "on DL 2214": an airline's flight without the word "flight"
     add(
+        "text|txt|reply|send",
+        pattern_rule(
+            r"(?i:text|txt|reply|send)\s+(?:[A-Z]{2,10}|[\"“][A-Z]{2,10}[\"”])\s+to\s+(?P<code>\d{5,6})(?![\w-]|[.,]\d)",
+            _code("digits"),
+        ),
+    )  # "Text STOP to 62226": a short code, digit by digit
+    add(
         "ending|ends|last",
         pattern_rule(
             r"(?i:ending in|ends in|ending|last four digits|last 4 digits)(?:\s+(?:are|is))?\s+[*•xX]{0,12}"

@@ -9,7 +9,7 @@ import re
 
 from .forms import Code, Dotted, Form, Joined, Letters, Number, Said, Word
 from .span_rule import Reading, Rule, pattern_rule
-from .words_english import NUMBERED_PARTS, UNITS
+from .words_english import COMPARISONS, NUMBERED_PARTS, UNITS
 
 _UNIT_NAMES = "|".join(re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True))
 
@@ -18,16 +18,11 @@ def _before(match: re.Match[str], group: str) -> Word:
     return Word(" ".join(match.string[match.start() : match.start(group)].split()))  # "returns a"
 
 
-_COMPARISONS = {"<": "is less than", ">": "is greater than", "≤": "is less than or equal to",
-                "<=": "is less than or equal to", "≥": "is greater than or equal to",
-                ">=": "is greater than or equal to", "≠": "is not equal to", "!=": "is not equal to"}  # fmt: skip
-
-
 def _compared(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     number = re.sub("−", "-", match["n"])
     whole, _, fraction = number.lstrip("-").partition(".")
     amount = Number(whole, fraction or None, negative=number.startswith("-"))
-    return Joined((Word(match["var"]), Said(_COMPARISONS[match["sign"]]), amount))
+    return Joined((Word(match["var"]), Said(COMPARISONS[match["sign"]]), amount))
 
 
 def _status(match: re.Match[str], reading: Reading, index: int) -> Form | None:

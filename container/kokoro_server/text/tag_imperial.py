@@ -12,8 +12,9 @@ read is said, never left glued to the words of its number.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from .forms import VULGAR, Dimensions, FeetInches, Form, Fraction, Joined, Measure, Number
+from .forms import VULGAR, Dimensions, FeetInches, Form, Fraction, Joined, Measure, Number, Range
 from .span_rule import Reading, Rule, Span, pattern_rule
 from .words_english import DETERMINERS, FUNCTION_WORDS
 
@@ -111,6 +112,9 @@ def _length(reading: Reading, index: int) -> Span | None:
     mark = match["mark"]
     if _PAIRS.get(reading.tokens[index].lead[-1:]) == mark:
         return None  # '"5"' and "'5'": a number in quotes
+    if not match["n"][-1].isdigit() or "/" in match["n"]:
+        if mark not in _INCH_MARKS:
+            return None  # '1½"' and '3/8"' are inches; a fraction before a single quote closes a quotation
     feet = _FEET_BEFORE.match(reading.text, match.end()) or reading.core(index - 1) in ("x", "×", "by")
     if not feet and mark in ("'", "’"):  # "a 53' trailer": before a noun, unless a quotation is open ('hi 53')
         start = reading.tokens[index].start
@@ -149,8 +153,9 @@ _AMOUNT = r"(?P<whole>\d{1,3}(?:\.\d{1,3})?)?(?:(?(whole)[ \t]|)(?P<top>\d{1,2})
 # "in." after a number is inches where a word, a size or a pause follows it ("2 in. thick", "4 in. x 6 in.");
 # before a capital it may end a sentence ("put 2 in."), so only a fraction is inches there.
 _DOTTED_INCHES = re.compile(
-    rf"(?:{_AMOUNT}|(?P<vulgar>[{''.join(VULGAR)}])){_GAP}in\.(?P<go>(?=[ \t]+[a-z(x×\d]|[,;)]))?"
-)
+    rf"(?:(?P<low>\d{{1,3}}(?:\.\d{{1,3}})?)[-–])?(?:{_AMOUNT}|(?P<vulgar>[{''.join(VULGAR)}])){_GAP}in\."
+    rf"(?P<go>(?=[ \t]+[a-z(x×\d]|[,;)]))?"
+)  # "3-6 in. of snow": a range, its unit on the high side
 
 
 def _dotted_inches(reading: Reading, index: int) -> Span | None:
@@ -168,6 +173,8 @@ def _dotted_inches(reading: Reading, index: int) -> Span | None:
         return None
     modifier = reading.core(index - 1).lower() in (*DETERMINERS, "a", "an", "one") and reading.core(last + 1).isalpha()
     measure = Measure(amount, INCH, before_noun=modifier and not isinstance(amount, Fraction))
+    if match["low"]:
+        return Span(index, last, Range(_number(match["low"]), replace(measure, before_noun=False)), trail_read=read)
     return Span(index, last, measure, trail_read=read)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .forms import Form, Money, Number, Per, Scaled, Signed
+from .forms import Form, Money, Number, Per, Range, Scaled, Signed
 from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_spans import QUALIFIER, number_in, number_pattern, per_after, scale_words
@@ -52,6 +52,11 @@ def _scale_word(match: re.Match[str], reading: Reading, index: int) -> Form | No
         return None
     if isinstance(form, Money) and isinstance(form.amount, Number):
         return Money(Scaled(form.amount, scale), form.currency, sign=form.sign)
+    if isinstance(form, Range) and isinstance(form.low, Money) and isinstance(form.low.amount, Number):
+        high = form.high.amount if isinstance(form.high, Money) else form.high
+        if isinstance(high, Number):  # "$1.2–1.5 million": the magnitude is both sides'
+            low = Money(Scaled(form.low.amount, scale), form.low.currency, sign=form.low.sign)
+            return Range(low, Money(Scaled(high, scale), form.low.currency, sign=form.low.sign))
     return None
 
 

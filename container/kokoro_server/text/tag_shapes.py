@@ -10,6 +10,7 @@ import calendar
 import math
 import re
 
+from . import words_romance as romance
 from .forms import (
     Code,
     Date,
@@ -31,7 +32,7 @@ from .forms import (
     Word,
     Year,
 )
-from .locales import Locale
+from .locales import ROMANCE, Locale
 from .words_english import POWER
 
 # A sum as written: numbers and operators, then "=" and its result ("10-4=6", "3 × 4 = 12"). The "=" decides
@@ -288,6 +289,37 @@ def power(text: str, locale: Locale) -> Form | None:
 
 _VARIABLE_POWER = re.compile(r"(?P<letter>[A-Za-z])(?P<sign>[²³])")
 _IDENTIFIER = re.compile(r"[A-Za-z]+(?:_[A-Za-z]+)+")
+
+
+_PI_TERM = re.compile(r"(?P<k>\d{1,3})?π(?P<letter>[A-Za-z])?(?P<sign>[²³])?")
+
+
+def pi_term(text: str, locale: Locale) -> Form | None:
+    """ "πr²", "2πr": pi in a term of algebra ("pi greco" in Italian)."""
+    match = _PI_TERM.fullmatch(text) if "π" in text else None
+    if match is None or text == "π":
+        return None
+    parts: list[Form] = [Number(match["k"])] if match["k"] else []
+    parts.append(Said(romance.PI.get(ROMANCE.get(locale.language, ""), "pi")))
+    if match["letter"]:
+        parts.append(Word(match["letter"]))
+    if match["sign"]:
+        parts.append(Symbol(match["sign"]))
+    return Joined(tuple(parts))
+
+
+# Words before "1:1" that make it a meeting of two ("our 1:1", "a weekly 1:1"), and after it a ratio's nouns.
+_MEETING_BEFORE = frozenset("our my your their his her weekly biweekly monthly next first quick a the".split())
+_RATIO_NOUNS = frozenset("ratio ratios scale mapping match copy replica aspect correspondence mix split".split())
+
+
+def meeting(core: str, before: str, after: str) -> Form | None:
+    """ "move our 1:1 to Wed.", "my 1:1s": a meeting of two, said as English says it (English only)."""
+    if core in ("1:1s", "1-on-1s"):
+        return Said("one-on-ones")
+    if core in ("1:1", "1-on-1") and before.lower() in _MEETING_BEFORE and after.lower() not in _RATIO_NOUNS:
+        return Said("one-on-one")
+    return None
 
 
 def variable_power(text: str, locale: Locale) -> Form | None:

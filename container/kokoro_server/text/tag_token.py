@@ -50,8 +50,10 @@ from .tag_shapes import (
     digit_plural,
     electronic,
     identifier,
+    meeting,
     month_day,
     package_version,
+    pi_term,
     power,
     resolution,
     season,
@@ -127,15 +129,19 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         return None
     if core in locale.abbreviations:
         return Said(locale.abbreviations[core])
-    if (shape := identifier(core) or variable_power(core, locale) or viscosity(core)) is not None:
-        return shape  # "max_retries", "x²", "5W-30"
+    if (rough := _rough(core, locale, before, after)) is not None:
+        return rough  # "3pm-ish", "10ish"
+    if (
+        shape := identifier(core) or variable_power(core, locale) or viscosity(core) or pi_term(core, locale)
+    ) is not None:
+        return shape  # "max_retries", "x²", "5W-30", "πr²"
     if is_word(core):
         if "." in core[:-1] and (address := electronic(core)) is not None:
             return address  # "example.com"
         return _word(core, locale)
     form = _typed(core, locale)
     if locale.language.startswith("en"):
-        form = form or resolution(core, before, after)
+        form = form or resolution(core, before, after) or meeting(core, before, after)
     form = form or _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
     if isinstance(form, Time) and locale.language.startswith("en") and _elapsed(core, form, before, after):
         form = Duration(form.hour, form.minute or 0, form.second or 0)
@@ -151,6 +157,16 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         if SPOKEN_SIGNS.isdisjoint(core) or (len(core) > 1 and not any(c.isalpha() for c in core)):
             return None  # no digit and no sign that says something ("~~~", "***"): left to G2P and ``speakable``
     return form or digit_plural(core, locale, before) or Code(core)
+
+
+_ROUGHLY = re.compile(r"(?P<what>\d[^\s]{0,12}?)-?ish", re.IGNORECASE)
+
+
+def _rough(core: str, locale: Locale, before: str, after: str) -> Form | None:
+    """ "3pm-ish", "10ish", "20-ish people": a time or an amount said with its "ish", as English says it."""
+    match = _ROUGHLY.fullmatch(core) if locale.language.startswith("en") else None
+    form = classify(match["what"], locale, before, after) if match else None
+    return Joined((form, Word("ish")), hyphens=True) if form is not None and not isinstance(form, Code) else None
 
 
 def _typed(core: str, locale: Locale) -> Form | None:
@@ -230,6 +246,8 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return rank  # "0th" is zeroth; the Romance languages have no zeroth ("0e" is not one)
     if (match := _PADDED_MONTH_DAY.fullmatch(core)) and (padded := month_day(match["a"], match["b"], locale)):
         return padded
+    if (split := _split(core)) is not None:
+        return split
     if (fraction := _fraction(core)) is not None:
         return replace(fraction, part=True) if after.lower() == "of" else fraction  # "1/10 of the seats"
     if (match := _CLOCK.fullmatch(core)) is not None:
@@ -339,6 +357,14 @@ def _fraction(core: str) -> Fraction | None:
     if match is None:
         return None
     return Fraction(match["top"], match["bottom"])
+
+
+def _split(core: str) -> Form | None:
+    """ "80/20 coinsurance", "a 60/40 mix", "50/50": a whole split in two parts of a hundred, each said."""
+    match = re.fullmatch(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})", core)
+    if match is None or int(match["a"]) + int(match["b"]) != 100 or int(match["a"]) % 5 or int(match["b"]) % 5:
+        return None
+    return Joined((Number(match["a"]), Number(match["b"])), hyphens=True)
 
 
 def _clock(match: re.Match[str]) -> Time | None:
@@ -478,6 +504,8 @@ def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | No
         return Joined((sign, read_number(match["n"], locale) or Number(match["n"])))
     if core[0] in "√∛" and (number := read_number(core[1:], locale)) is not None and (root := _root(core[0], locale)):
         return Joined((Said(root), number))  # "√49": the square root of forty-nine
+    if re.fullmatch(r"[A-Z]{1,2}-[1-9]\d{1,2}", core):
+        return Code(core, "paired")  # "F-150", "B-52", "I-95": a model's or a road's name, its number in pairs
     if _SLASHED_NUMBERS.fullmatch(core):  # "25/50/25 liability": twenty-five slash fifty slash twenty-five
         parts: list[Form] = []
         for part in core.split("/"):

@@ -184,6 +184,7 @@ ABBREVIATIONS = {
     "dep't": "department", "add'l": "additional", "ass'n": "association", "cont'd": "continued",
     "req'd": "required", "mgmt": "management", "appt.": "appointment", "appt": "appointment", "Ft.": "Fort",
     "y/y": "year over year", "Y/Y": "year over year", "q/q": "quarter over quarter", "Q/Q": "quarter over quarter",
+    "lvl": "level", "lvl.": "level", "b/c": "because", "w/c": "week commencing", "Cllr.": "Councillor", "π": "pi",
 }  # fmt: skip
 # Contractions typed with a curly apostrophe ("int’l") read as those with a straight one.
 ABBREVIATIONS |= {key.replace("'", "’"): value for key, value in ABBREVIATIONS.items() if "'" in key}
@@ -195,10 +196,10 @@ ABBREVIATIONS |= {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key
 NUMBERED_PARTS = {"Art": "Article", "Arts": "Articles", "Sec": "Section", "Secs": "Sections", "Para": "Paragraph",
                   "Paras": "Paragraphs", "Cl": "Clause", "Reg": "Regulation"}  # fmt: skip
 TITLES = frozenset({"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Sen.", "Rep.", "Gov.", "Gen.", "Capt.", "Lt.", "Sgt.",
-                    "Hon."})  # fmt: skip
+                    "Hon.", "Cllr."})  # fmt: skip
 # Titles written without their dot, as Britain writes them: said in full only before a name ("Mr Jones"), since
 # alone the letters may be a code's.
-BARE_TITLES = {"Mr": "Mister", "Mrs": "Missus", "Ms": "Miz", "Dr": "Doctor", "Prof": "Professor"}
+BARE_TITLES = {"Mr": "Mister", "Mrs": "Missus", "Ms": "Miz", "Dr": "Doctor", "Prof": "Professor", "Cllr": "Councillor"}
 # Words after which a code of digits, letters and dashes is read character by character.
 CODE_WORDS = (
     "order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|invoice|account|policy"
@@ -255,6 +256,10 @@ AMOUNT_NOUNS = frozenset(
 # A sign alone, not in a code: "press the # key", "§§ 3–5".
 LONE_SIGNS = {"#": "pound", "§§": "sections"}
 LONE_SIGNS_BRITISH = LONE_SIGNS | {"#": "hash"}
+# A variable compared with a number ("x ≤ 5": x is less than or equal to five).
+COMPARISONS = {"<": "is less than", ">": "is greater than", "≤": "is less than or equal to",
+               "<=": "is less than or equal to", "≥": "is greater than or equal to",
+               ">=": "is greater than or equal to", "≠": "is not equal to", "!=": "is not equal to"}  # fmt: skip
 # A sign before a quantity that qualifies it: "~$30" is "about thirty dollars".
 QUALIFIERS = {"~": "about", "≈": "approximately", "<": "under", ">": "over", "≤": "at most", "≥": "at least",
               "<=": "at most", ">=": "at least", "±": "plus or minus"}  # fmt: skip
@@ -309,7 +314,7 @@ DATE_CUES = (
 )
 AMBIGUOUS_DATE_CUES = (
     "by|from|to|before|after|between|and|close|closes|closing|set for|slated for|planned for|rescheduled for|renews"
-    "|arrives|departs"
+    "|arrives|departs|date"
 )
 # Words that change an amount: after one, "by 1/2" is a fraction ("cut by 1/2"); elsewhere a deadline ("by 3/4").
 CHANGE_WORDS = frozenset(

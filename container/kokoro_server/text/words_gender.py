@@ -31,13 +31,13 @@ FEMININE = {
     "persona pagina camera stanza stella bottiglia scatola lattina fetta foto carta linea risposta rata "
     "ricetta dose porzione sede lezione classe giornata mattina serata sera tappa fermata uscita entrata fila "
     "corsia richiesta telefonata chiamata chiave busta cartella mela carota patata arancia uova "
-    "dozzina decina tonnellata libbra oncia",
+    "dozzina decina tonnellata libbra oncia suite camicia maglia borsa",
     "pt_BR": "xícara colher colherada semana hora noite pessoa página pílula cápsula gota caixa garrafa lata peça "
     "bolsa sacola fatia vez unidade mesa cadeira porta cama mala resposta linha aula parada estrela foto "
     "cópia folha carta quinzena jornada milha libra onça polegada parcela prestação cota porção "
     "receita loja fila coluna zona rua avenida maçã cebola cenoura batata laranja banana bolacha cerveja "
     "dúzia dezena centena tonelada mulher imagem chave dose taxa etapa aba mensagem viagem diária "
-    "tentativa opção vaga",
+    "tentativa opção vaga camisa camiseta blusa calça saia meia",
 }
 MASCULINE = {
     "es": "día mes año minuto segundo kilo litro gramo metro huevo comprimido paquete billete viaje "

@@ -149,6 +149,7 @@ JOIN = {"es": "con", "fr": "et", "it": "e", "pt_BR": "e"}  # "42 euros con 97 c�
 TIME_JOIN = {"es": "y", "fr": "heures", "it": "e", "pt_BR": "e"}  # "quince y treinta"
 DECIMAL_WORD = {"es": "coma", "fr": "virgule", "it": "virgola", "pt_BR": "vírgula"}
 MINUS = {"es": "menos", "fr": "moins", "it": "meno", "pt_BR": "menos"}
+PI = {"es": "pi", "fr": "pi", "it": "pi greco", "pt_BR": "pi"}  # "πr²"
 POINT = {"es": "punto", "fr": "point", "it": "punto", "pt_BR": "ponto"}  # "2.4.1": a version's dots
 # What signs are called in an e-mail or web address, and in a code.
 ADDRESS_SIGNS = {
@@ -164,7 +165,7 @@ ADDRESS_SIGNS = {
 SYMBOLS = {
     lang: {"&": words["&"], "+": words["+"], "=": words["="], "@": words["@"], "/": words["/"], "_": words["_"],
            "%": PERCENT[lang], "#": {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}[lang],
-           "−": MINUS[lang],
+           "−": MINUS[lang], "π": PI[lang],
            "*": {"es": "asterisco", "fr": "étoile", "it": "asterisco", "pt_BR": "asterisco"}[lang],
            "$": CURRENCIES[lang]["USD"][0], "€": CURRENCIES[lang]["EUR"][0],
            "£": "livre sterling" if lang == "fr" else CURRENCIES[lang]["GBP"][0],  # "livre L" is a book's part

@@ -43,6 +43,8 @@ _FORMS = [
     "PORT=3000", "x57=37", "2^n", "√49", "∛27", "2x4s", "12 st 4 lb", "R$ 1.200", "R$1.299,90", "1h20min", "22 ng/mL",
     "int'l", "No. 12,", "½$", "65\" 4K", "DL 2207", "14 reb.", "appt.", "Ft. Lauderdale", "y/y", "24 HR", '1½"', '3/4"',
     "½ c.", "card expires 04/28", "x² − 5x + 6", "−", "y − 4", "25/50/25", "under-16s", "£1.2k pcm", "£95 pp.", "30 C.",
+    "lvl 50", "b/c", "w/c", "Cllr.", "πr²", "2πr", "50-50", "0-0", "80/20", "F-150", "3pm-ish", "10ish", "usually 30s",
+    "Due date:** 1/28", "deadline is 6/30", "$1.2–1.5 million", "3-6 in.", "Text STOP to 62226", "our 1:1", "1:1s",
 ]  # fmt: skip
 _CODE_CHARS = st.sampled_from(list(LETTERS + "0123456789" * 3 + "-_./#@+&%$€£:,~=<>'()°x"))
 _TOKENS = st.one_of(

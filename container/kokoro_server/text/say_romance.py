@@ -121,7 +121,9 @@ def _(form: Fraction, lang: str) -> str:
     if form.whole is None and "." not in top and bottom and float(top) > bottom:
         return f"{cardinal(top, lang)} {words.OVER[lang]} {cardinal(bottom, lang)}"  # "128/82": a reading, not a part
     if "." in top or bottom == 0 or float(top) >= bottom or bottom not in words.FRACTIONS[lang]:
-        return f"{whole}{cardinal(top, lang)} {_OUT_OF[lang]} {cardinal(bottom, lang)}"
+        integer, _, decimals = top.partition(".")  # "1.5/2": uno coma cinco sobre dos
+        said_top = number_words(Number(integer, decimals or None), lang)
+        return f"{whole}{said_top} {_OUT_OF[lang]} {cardinal(bottom, lang)}"
     one, many = words.FRACTIONS[lang][bottom]
     return f"{whole}{words.ONE[lang]} {one}" if top == "1" else f"{whole}{cardinal(top, lang)} {many}"
 

@@ -369,10 +369,11 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         "text|txt|reply|send",
         pattern_rule(
-            r"(?i:text|txt|reply|send)\s+(?:[A-Z]{2,10}|[\"“][A-Z]{2,10}[\"”])\s+to\s+(?P<code>\d{5,6})(?![\w-]|[.,]\d)",
+            r"(?i:text|txt|reply|send)\s+(?:[A-Z]{2,10}|[\"“][A-Z]{2,10}[\"”])\s+to\s+(?P<code>\d{5,6})"
+            r"(?=[.,;:!?)]|\s+(?:to|for|and|or|now)\b|\s*$)",
             _code("digits"),
         ),
-    )  # "Text STOP to 62226": a short code, digit by digit
+    )  # "Text STOP to 62226 to opt out": a short code, digit by digit (not "send NASA to 10000 schools")
     add(
         "ending|ends|last",
         pattern_rule(

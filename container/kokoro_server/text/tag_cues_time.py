@@ -128,10 +128,12 @@ def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
         for cue in cues.split("|"):
             rules.setdefault(cue.split()[0].lower(), []).append(rule)
 
-    # "due 6/30", "Due date:** 1/28" (after markdown's bold), "the deadline is 6/30"
+    # "due 6/30", "Due date:** 1/28" (after markdown's bold); after "is", a common fraction stays one ("the deadline
+    # is 6/30", but "Friday is 1/2 price day")
     for cues, is_ambiguous in ((strong, False), (ambiguous, True)):
-        cue = rf"(?i:{cues})\.?[,:]?\*{{0,2}}(?:{_GAP}(?:is|was|will be))?"
-        add(cues, pattern_rule(rf"{cue}{_GAP}{_MONTH_DAY}", _date(is_ambiguous)))
+        add(cues, pattern_rule(rf"(?i:{cues})\.?[,:]?\*{{0,2}}{_GAP}{_MONTH_DAY}", _date(is_ambiguous)))
+        if locale.language.startswith("en"):
+            add(cues, pattern_rule(rf"(?i:{cues})\.?{_GAP}(?:is|was|will be){_GAP}{_MONTH_DAY}", _date(True)))
     time_range = rf"(?:{_GAP}(?P<join>{joins}){_GAP}(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d))?"
     add(dotted, pattern_rule(rf"(?i:{dotted}){_GAP}{_DOTTED_TIME}{time_range}{_NOT_A_PRICE}", _dotted_time))
     if ranged:  # "de 9.00 a 14.00": a time only where another follows

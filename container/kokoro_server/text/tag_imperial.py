@@ -166,6 +166,8 @@ def _dotted_inches(reading: Reading, index: int) -> Span | None:
     top, bottom = VULGAR[match["vulgar"]].split("/") if match["vulgar"] else (match["top"], match["bottom"])
     if top is None and match["whole"] is None:
         return None
+    if match["low"] and top is not None and match["whole"] is None:  # "4-3/4 in.": four and three quarter inches
+        return Span(index, last, Measure(Fraction(top, bottom, match["low"]), INCH), trail_read=read)
     if top is not None and not 0 < int(top) < int(bottom):
         return None  # "5/10 in.": not a fraction of an inch
     amount: Number | Fraction = Fraction(top, bottom, match["whole"]) if top else _number(match["whole"])

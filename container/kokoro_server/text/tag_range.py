@@ -11,7 +11,6 @@ from .forms import (
     Decade,
     Form,
     Fraction,
-    Joined,
     Measure,
     Money,
     Number,
@@ -98,10 +97,6 @@ def ranged(low: Form, high: Form, written: tuple[str, str] = ("", "")) -> Form |
     code ("58-1193") or, with a hyphen, a score read as a code would be ("007-12"). Sides ``written`` in
     groups of thousands ("8,000–10,000") are amounts, never a code."""
     if isinstance(low, Number) and isinstance(high, Number):
-        if low == high and not low.fraction and len(low.whole) <= 3:
-            return Joined(
-                (low, high), hyphens=True
-            )  # "a 50-50 chance", "finished 0-0": nobody ranges a number to itself
         if all(_GROUPED.fullmatch(side) for side in written):
             return Range(low, high)
         if not low.fraction and not high.fraction and not low.negative:

@@ -32,7 +32,7 @@ from .forms import (
     Word,
     Year,
 )
-from .locales import ROMANCE, Locale
+from .locales import ROMANCE, SIGNS, Locale
 from .words_english import POWER
 
 # A sum as written: numbers and operators, then "=" and its result ("10-4=6", "3 × 4 = 12"). The "=" decides
@@ -296,9 +296,9 @@ _PI_TERM = re.compile(r"(?P<k>\d{1,3})?π(?P<letter>[A-Za-z])?(?P<sign>[²³])?"
 
 def pi_term(text: str, locale: Locale) -> Form | None:
     """ "πr²", "2πr": pi in a term of algebra ("pi greco" in Italian)."""
-    match = _PI_TERM.fullmatch(text) if "π" in text else None
+    match = _PI_TERM.fullmatch(text) if "π" in text and locale.language not in SIGNS else None
     if match is None or text == "π":
-        return None
+        return None  # Hindi's and Japanese's readers read "πr²" as written
     parts: list[Form] = [Number(match["k"])] if match["k"] else []
     parts.append(Said(romance.PI.get(ROMANCE.get(locale.language, ""), "pi")))
     if match["letter"]:
@@ -309,16 +309,17 @@ def pi_term(text: str, locale: Locale) -> Form | None:
 
 
 # Words before "1:1" that make it a meeting of two ("our 1:1", "a weekly 1:1"), and after it a ratio's nouns.
-_MEETING_BEFORE = frozenset("our my your their his her weekly biweekly monthly next first quick a the".split())
+_MEETING_BEFORE = frozenset("our my your their his her weekly biweekly monthly next first quick".split())
 _RATIO_NOUNS = frozenset("ratio ratios scale mapping match copy replica aspect correspondence mix split".split())
 
 
-def meeting(core: str, before: str, after: str) -> Form | None:
-    """ "move our 1:1 to Wed.", "my 1:1s": a meeting of two, said as English says it (English only)."""
+def meeting(core: str, before: str, after: str, british: bool) -> Form | None:
+    """ "move our 1:1 to Wed.", "my 1:1s": a meeting of two, said as English says it ("one-to-one" in Britain)."""
+    said = "one-to-one" if british else "one-on-one"
     if core in ("1:1s", "1-on-1s"):
-        return Said("one-on-ones")
+        return Said(f"{said}s")
     if core in ("1:1", "1-on-1") and before.lower() in _MEETING_BEFORE and after.lower() not in _RATIO_NOUNS:
-        return Said("one-on-one")
+        return Said(said)
     return None
 
 

@@ -127,7 +127,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     are the cores of the tokens around it, for the few classes that their neighbours decide ("10M users")."""
     if not core:
         return None
-    if core in locale.abbreviations:
+    if core in locale.abbreviations and _abbreviated(core, locale, after):
         return Said(locale.abbreviations[core])
     if (rough := _rough(core, locale, before, after)) is not None:
         return rough  # "3pm-ish", "10ish"
@@ -141,7 +141,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         return _word(core, locale)
     form = _typed(core, locale)
     if locale.language.startswith("en"):
-        form = form or resolution(core, before, after) or meeting(core, before, after)
+        form = form or resolution(core, before, after) or meeting(core, before, after, locale.language == "en-gb")
     form = form or _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
     if isinstance(form, Time) and locale.language.startswith("en") and _elapsed(core, form, before, after):
         form = Duration(form.hour, form.minute or 0, form.second or 0)
@@ -159,14 +159,27 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     return form or digit_plural(core, locale, before) or Code(core)
 
 
-_ROUGHLY = re.compile(r"(?P<what>\d[^\s]{0,12}?)-?ish", re.IGNORECASE)
+# Short forms that are also a ratio's letters ("the b/c ratio", "the w/c ratio"), and one only Britain writes.
+_ALSO_RATIOS = frozenset({"b/c", "w/c"})
+_BRITISH_ONLY = frozenset({"w/c"})  # week commencing
+
+
+def _abbreviated(core: str, locale: Locale, after: str) -> bool:
+    """Whether ``core``, in the locale's table of abbreviations, is one here."""
+    if core in _ALSO_RATIOS and after.lower().startswith("ratio"):
+        return False
+    return core not in _BRITISH_ONLY or locale.language == "en-gb"
+
+
+_ROUGHLY = re.compile(r"(?P<what>\$?\d{1,3}(?::[0-5]\d)?(?:[ap]m)?)-?ish", re.IGNORECASE)  # not "4-dish", "10-finish"
 
 
 def _rough(core: str, locale: Locale, before: str, after: str) -> Form | None:
-    """ "3pm-ish", "10ish", "20-ish people": a time or an amount said with its "ish", as English says it."""
+    """ "3pm-ish", "10ish", "5:30ish", "20-ish people", "$50-ish": a time or an amount said with its "ish", as English
+    says it."""
     match = _ROUGHLY.fullmatch(core) if locale.language.startswith("en") else None
     form = classify(match["what"], locale, before, after) if match else None
-    return Joined((form, Word("ish")), hyphens=True) if form is not None and not isinstance(form, Code) else None
+    return Joined((form, Word("ish")), hyphens=True) if isinstance(form, (Number, Time, Money)) else None
 
 
 def _typed(core: str, locale: Locale) -> Form | None:
@@ -246,7 +259,7 @@ def _quantity(core: str, locale: Locale, after: str = "") -> Form | None:
         return rank  # "0th" is zeroth; the Romance languages have no zeroth ("0e" is not one)
     if (match := _PADDED_MONTH_DAY.fullmatch(core)) and (padded := month_day(match["a"], match["b"], locale)):
         return padded
-    if (split := _split(core)) is not None:
+    if locale.language.startswith("en") and (split := _split(core)) is not None:
         return split
     if (fraction := _fraction(core)) is not None:
         return replace(fraction, part=True) if after.lower() == "of" else fraction  # "1/10 of the seats"
@@ -359,12 +372,18 @@ def _fraction(core: str) -> Fraction | None:
     return Fraction(match["top"], match["bottom"])
 
 
+_SPLIT = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})")
+
+
 def _split(core: str) -> Form | None:
     """ "80/20 coinsurance", "a 60/40 mix", "50/50": a whole split in two parts of a hundred, each said."""
-    match = re.fullmatch(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})", core)
-    if match is None or int(match["a"]) + int(match["b"]) != 100 or int(match["a"]) % 5 or int(match["b"]) % 5:
+    match = _SPLIT.fullmatch(core)
+    if match is None:
         return None
-    return Joined((Number(match["a"]), Number(match["b"])), hyphens=True)
+    first, second = int(match["a"]), int(match["b"])
+    if first + second != 100 or first % 5 or second % 5 or first < second:
+        return None  # "40/60 on the quiz": a score; a split writes its larger part first
+    return Joined((Number(match["a"]), Number(match["b"])))
 
 
 def _clock(match: re.Match[str]) -> Time | None:
@@ -384,6 +403,8 @@ def _range(core: str, locale: Locale) -> Form | None:
     cuts = [index for index, char in enumerate(core) if char in DASHES and 0 < index < len(core) - 1]
     if not cuts or len(cuts) > 3:
         return None
+    if locale.language.startswith("en") and (even := _even(core)) is not None:
+        return even
     for cut in cuts:
         low, high = core[:cut], core[cut + 1 :]
         if (named := named_range(low, high, locale)) is not None:
@@ -401,6 +422,16 @@ def _range(core: str, locale: Locale) -> Form | None:
         if low_form is not None and high_form is not None and (form := ranged(low_form, high_form, (low, high))):
             return form
     return None
+
+
+_EVEN = re.compile(r"(?P<n>[0-5]|50)[-–](?P=n)")
+
+
+def _even(core: str) -> Form | None:
+    """ "a 50-50 chance", "it ended 1-1": odds or a tied score, said as English says them ("fifty-fifty", "one-one");
+    "open 9-9" stays a range of hours."""
+    match = _EVEN.fullmatch(core)
+    return Joined((Number(match["n"]), Number(match["n"])), hyphens=True) if match else None
 
 
 def _value(number: Number) -> float:

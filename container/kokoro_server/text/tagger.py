@@ -251,7 +251,7 @@ def _a_year(core: str, before: str, after: str, locale: Locale) -> bool:
 _GLUED_SECONDS = re.compile(r"(?P<n>\d{1,4}(?:\.\d{1,3})?)s")
 # Words around "30s" that make it seconds rather than a decade ("every 30s", "30s later"); "in her 30s" stays.
 _SECONDS_BEFORE = frozenset("every to for after within wait waited in about under over than takes took lasts only just "
-                            "another first last max min usually typically normally default".split())  # fmt: skip
+                            "another first last max min".split())  # fmt: skip
 _SECONDS_AFTER = frozenset("timeout delay left later ago interval intervals cooldown window apart each per max total "
                            "long".split())  # fmt: skip
 

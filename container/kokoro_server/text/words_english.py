@@ -184,7 +184,8 @@ ABBREVIATIONS = {
     "dep't": "department", "add'l": "additional", "ass'n": "association", "cont'd": "continued",
     "req'd": "required", "mgmt": "management", "appt.": "appointment", "appt": "appointment", "Ft.": "Fort",
     "y/y": "year over year", "Y/Y": "year over year", "q/q": "quarter over quarter", "Q/Q": "quarter over quarter",
-    "lvl": "level", "lvl.": "level", "b/c": "because", "w/c": "week commencing", "Cllr.": "Councillor", "π": "pi",
+    "lvl": "level", "lvl.": "level", "Lvl": "Level", "b/c": "because", "B/c": "Because", "w/c": "week commencing",
+    "Cllr.": "Councillor", "π": "pi",
 }  # fmt: skip
 # Contractions typed with a curly apostrophe ("int’l") read as those with a straight one.
 ABBREVIATIONS |= {key.replace("'", "’"): value for key, value in ABBREVIATIONS.items() if "'" in key}

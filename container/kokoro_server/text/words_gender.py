@@ -20,7 +20,8 @@ FEMININE = {
     "respuesta línea clase parada estrella foto hoja carta quincena jornada milla "
     "libra onza pulgada rebanada loncha barra vuelta cuota ración porción tienda oficina "
     "fila columna zona calle avenida manzana cebolla zanahoria patata naranja fresa galleta vez cerveza "
-    "copa docena tonelada mujer imagen llave dosis unidad sucursal tarifa etapa pestaña aplicación",
+    "copa docena tonelada mujer imagen llave dosis unidad sucursal tarifa etapa pestaña aplicación camisa camiseta "
+    "blusa falda chaqueta",
     "fr": "heure minute seconde semaine nuit journée année soirée matinée fois personne page chambre pièce "
     "étoile cuillère cuillerée tasse boîte bouteille tranche gousse pincée carte étape option "
     "tentative ligne adresse question réponse tonne goutte gélule pastille dose prise capsule valise table "

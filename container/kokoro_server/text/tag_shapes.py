@@ -393,14 +393,17 @@ def arithmetic(text: str, locale: Locale) -> Form | None:
     return Joined(tuple(parts))
 
 
-_DIGIT_PLURAL = re.compile(r"(?P<digit>\d)(?P<apostrophe>['’])?s")
+_DIGIT_PLURAL = re.compile(r"(?P<digit>\d)(?P<apostrophe>['’])?s|(?P<digit2>\d\d)(?P<apostrophe2>['’])s")
 _COUNTING = frozenset(("the", "and", "or", "two", "three", "four", "five", "six", "both", "all", "double", "triple"))
 
 
 def digit_plural(text: str, locale: Locale, before: str) -> Form | None:
-    """ "7's", "the 5s": a digit's plural ("sevens", "fives"), said as a decade's is (English only). Bare, only
-    after a word that counts them ("the", "or", "two", "double"): "a 5s timeout" is seconds."""
+    """ "7's", "the 5s", "two 15's": a number's plural ("sevens", "fives", "fifteens"), said as a decade's is (English
+    only). Bare, only a digit's and after a word that counts them ("the", "or", "two", "double"): "a 5s timeout" is
+    seconds."""
     match = _DIGIT_PLURAL.fullmatch(text) if locale.language.startswith("en") else None
+    if match is not None and match["digit2"]:
+        return Decade(match["digit2"])
     if match is None or not (match["apostrophe"] or before.lower() in _COUNTING):
         return None
     return Decade(match["digit"])

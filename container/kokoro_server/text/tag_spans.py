@@ -336,6 +336,10 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     if locale.language.startswith("en"):  # "3 bd/2 ba", "2BR/1BA": a home's rooms
         rules.append(pattern_rule(_ROOMS, _rooms, flags=re.IGNORECASE))
         rules.append(pattern_rule(_DAY_BEFORE_TIME, _day_before_time))
+        # "21 may 2013": "may" in lower case is a verb, but not between a day and a year
+        rules.append(
+            pattern_rule(rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?{GAP}(?P<month>may){GAP}(?P<year>\d{{4}})\b", _day_month)
+        )
         # "½ c. sugar", "2 c. flour": a recipe's cup, in lower case and before what is measured ("30 C." stays)
         rules.append(
             pattern_rule(rf"(?P<n>\d{{1,3}}(?:\.\d{{1,2}})?|[{''.join(VULGAR)}]){GAP}c\.(?={GAP}[a-z])", _cups)

@@ -271,7 +271,8 @@ STREET_TYPES = {
     "Cir": "Circle", "Sq": "Square", "Way": "Way", "Street": "Street", "Avenue": "Avenue", "Road": "Road",
     "Drive": "Drive", "Lane": "Lane", "Boulevard": "Boulevard", "Court": "Court", "Place": "Place",
     "Terrace": "Terrace", "Circle": "Circle", "Square": "Square", "Loop": "Loop", "Parkway": "Parkway",
-    "Highway": "Highway",
+    "Highway": "Highway", "Fwy": "Freeway", "Tpke": "Turnpike", "Expy": "Expressway", "Freeway": "Freeway",
+    "Turnpike": "Turnpike", "Expressway": "Expressway",
 }  # fmt: skip
 # Roads known by a number, in their short forms: "County Rd 12", "Hwy 101", "Rte 9"
 NUMBERED_ROADS = {"Rd": "Road", "Hwy": "Highway", "Rte": "Route", "Rt": "Route", "Fwy": "Freeway", "Pkwy": "Parkway"}

@@ -45,7 +45,7 @@ _FORMS = [
     "½ c.", "card expires 04/28", "x² − 5x + 6", "−", "y − 4", "25/50/25", "under-16s", "£1.2k pcm", "£95 pp.", "30 C.",
     "lvl 50", "b/c", "w/c", "Cllr.", "πr²", "2πr", "50-50", "0-0", "80/20", "F-150", "3pm-ish", "10ish", "usually 30s",
     "Due date:** 1/28", "deadline is 6/30", "$1.2–1.5 million", "3-6 in.", "Text STOP to 62226", "our 1:1", "1:1s",
-    "1.5/2", "€1.2-1.5/1", "4-3/4 in.", "40/60", "9-9", "b/c ratio", "4-dish",
+    "1.5/2", "€1.2-1.5/1", "4-3/4 in.", "40/60", "9-9", "b/c ratio", "4-dish", "15's", "21 may 2013", "Tpke",
 ]  # fmt: skip
 _CODE_CHARS = st.sampled_from(list(LETTERS + "0123456789" * 3 + "-_./#@+&%$€£:,~=<>'()°x"))
 _TOKENS = st.one_of(

@@ -41,10 +41,11 @@ class Fraction:
     part: bool = False  # a part of what follows: "1/10 of the seats" is a tenth, never a score
 
 
-def vulgar(sign: str) -> Fraction:
-    """The fraction a vulgar fraction's character writes: "¾" is three quarters."""
+def vulgar(sign: str, whole: str | None = None) -> Fraction:
+    """The fraction a vulgar fraction's character writes, after its ``whole``: "¾" is three quarters, "1½" one and
+    a half."""
     top, bottom = VULGAR[sign].split("/")
-    return Fraction(top, bottom)
+    return Fraction(top, bottom, whole)
 
 
 @dataclass(frozen=True)
@@ -272,3 +273,11 @@ Form = (
     | Signed | Date | Year | Decade | Time | Duration | Period | Telephone | Electronic | Dotted | Code | Roman
     | Address | Word | Said | Letters | Symbol | Joined
 )  # fmt: skip
+
+
+def separated(separator: Form, parts: list[Form]) -> Joined:
+    """``parts`` said with ``separator`` between each two: "max_retries" (an underscore), "25/50/25" (a slash)."""
+    said: list[Form] = []
+    for part in parts:
+        said += [separator, part] if said else [part]
+    return Joined(tuple(said))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .forms import VULGAR, Dimensions, FeetInches, Form, Fraction, Joined, Measure, Number, Range
+from .forms import VULGAR, Dimensions, FeetInches, Form, Fraction, Joined, Measure, Number, Range, vulgar
 from .span_rule import Reading, Rule, Span, pattern_rule
 from .words_english import DETERMINERS, FUNCTION_WORDS
 
@@ -49,8 +49,7 @@ def _single_quote_open(text: str, position: int) -> bool:
 def _amount(written: str) -> Number | Fraction:
     """A length's number, or a vulgar fraction with its whole ('1½"': one and a half inches)."""
     if written[-1] in VULGAR:
-        top, bottom = VULGAR[written[-1]].split("/")
-        return Fraction(top, bottom, written[:-1] or None)
+        return vulgar(written[-1], written[:-1] or None)
     if "/" in written:  # '3/4"': three quarters of an inch
         top, bottom = written.split("/")
         return Fraction(top, bottom)

@@ -31,6 +31,7 @@ from .forms import (
     Times,
     Word,
     Year,
+    separated,
 )
 from .locales import ROMANCE, SIGNS, Locale
 from .words_english import POWER
@@ -344,10 +345,7 @@ def identifier(text: str) -> Form | None:
     """ "max_retries", "MAX_VALUE": a name from code, said with its underscores, as a user would type it."""
     if _IDENTIFIER.fullmatch(text) is None:
         return None
-    parts: list[Form] = []
-    for word in text.split("_"):
-        parts += [Symbol("_"), Word(word)] if parts else [Word(word)]
-    return Joined(tuple(parts))
+    return separated(Symbol("_"), [Word(word) for word in text.split("_")])
 
 
 _ASSIGNMENT = re.compile(r"(?P<key>[A-Za-z][A-Za-z0-9_]{0,40})=(?P<value>\d{1,9}(?:\.\d{1,6})?)")

@@ -40,6 +40,8 @@ from .forms import (
     Times,
     Word,
     Year,
+    separated,
+    vulgar,
 )
 from .locales import ROMANCE, Locale, locale_of
 from .tag_range import named_range, ranged
@@ -363,9 +365,8 @@ def _per(core: str, locale: Locale) -> Form | None:
 
 def _fraction(core: str) -> Fraction | None:
     if core[-1] in VULGAR:
-        top, bottom = VULGAR[core[-1]].split("/")
         whole = core[:-1]
-        return Fraction(top, bottom, whole or None) if whole.isdigit() and len(whole) <= 3 or not whole else None
+        return vulgar(core[-1], whole or None) if whole.isdigit() and len(whole) <= 3 or not whole else None
     match = _FRACTION.fullmatch(core)
     if match is None:
         return None
@@ -538,10 +539,7 @@ def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | No
     if re.fullmatch(r"[A-Z]{1,2}-[1-9]\d{1,2}", core):
         return Code(core, "paired")  # "F-150", "B-52", "I-95": a model's or a road's name, its number in pairs
     if _SLASHED_NUMBERS.fullmatch(core):  # "25/50/25 liability": twenty-five slash fifty slash twenty-five
-        parts: list[Form] = []
-        for part in core.split("/"):
-            parts += [Symbol("/"), Number(part)] if parts else [Number(part)]
-        return Joined(tuple(parts))
+        return separated(Symbol("/"), [Number(part) for part in core.split("/")])
     if (match := _PLAN.fullmatch(core)) is not None:  # "401(k)", "501(c)(3)": four oh one k
         return Code(f"{match['n']}{match['letter']}{match['sub'] or ''}", reading="paired")
     if re.fullmatch(r"[A-G]#", core):

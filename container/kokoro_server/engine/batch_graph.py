@@ -9,7 +9,8 @@ The export was traced at batch 1 with no padding, so a batch needs more than a w
 2. **Lengths and alignment** (``_lengths_and_alignment``): a new input, ``lengths``, gives each item's token
    count. The ALBERT encoder's attention mask is made from it (the trace's was all ones); a padded token's
    duration is 0; each item's frames are aligned to its own tokens from its own durations; the outputs are
-   ``audio`` [batch, samples], ``durations`` [batch, tokens] and ``frames`` [batch].
+   audio [batch, samples], ``durations`` [batch, tokens] and ``frames`` [batch]. The export's inputs and outputs
+   are found by role (``model_interface``), whatever the export calls them.
 3. **Padding** (``padding_masks``, on the resolutions ``time_axes`` measures): what reads past an item's end
    reads zeros, instance norms average over the item alone, LSTMs stop at its end, the STFT reflects it.
 4. **Quantization**, in the int8 graph (``item_quantization``, ``float_graph``): each item quantized on its
@@ -27,7 +28,7 @@ alone; the float graph, the same to float rounding (``tests/server/engine/test_b
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import onnx
@@ -37,10 +38,11 @@ from . import harmonic_source
 from .float_graph import float_graph
 from .graph_edit import GraphEdit, GraphEditError
 from .item_quantization import quantize_per_item
+from .model_interface import DURATIONS, FRAMES, LENGTHS, ModelInterface
 from .padding_masks import LSTMS, MASKED_INPUTS, Masks, mask_padding, reflect_each_end
 from .time_axes import measure
 
-# The export's names (kokoro-onnx's Kokoro-82M v1.0 graph and its int8 quantization).
+# The export's node names (kokoro-onnx's Kokoro-82M v1.0 graph, its int8 quantization and its float rebuild).
 ENCODER = "/encoder/"
 GENERATOR = "/decoder/decoder/generator/"
 ISTFT = GENERATOR + "istft/stft/"
@@ -48,7 +50,6 @@ SINE = GENERATOR + "m_source/l_sin_gen/"
 ATTENTION_MASK = ENCODER + "bert/ConstantOfShape_output_0"  # all ones: the trace had no padding
 ROUNDED_DURATIONS = ENCODER + "Cast_output_0"  # [batch, tokens] int64, each at least 1
 ALIGNMENT = ENCODER + "Cast_4_output_0"  # [tokens, frames]: which frames each token lasts
-LENGTHS, DURATIONS, FRAMES = "lengths", "durations", "frames"
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class BatchGraph:
     changed: dict[str, int] = field(default_factory=dict)
 
 
-def _batch_axes(e: GraphEdit) -> None:
+def _batch_axes(e: GraphEdit, interface: ModelInterface) -> None:
     del e.graph.value_info[:]  # the shapes recorded at batch 1
     for value in e.graph.input:
         value.type.tensor_type.shape.dim[0].dim_param = "batch"
@@ -79,15 +80,16 @@ def _batch_axes(e: GraphEdit) -> None:
         "Slice", [e.node("Shape", [GENERATOR + "Squeeze_output_0"]), e.const([0]), e.const([1])]
     )
     e.find(GENERATOR + "Concat_2").input[0] = e.const([-1])  # the STFT's input, [1, samples]
-    audio = e.made_by("audio")
+    audio = e.made_by(interface.audio)
     if audio.op_type != "Gather":
         raise GraphEditError(f"the audio is made by a {audio.op_type}, expected the Gather of the first item")
     audio.op_type = "Identity"
     del audio.input[1:]
     del audio.attribute[:]
-    for output in e.graph.output:
-        if output.name == "audio":
-            output.CopyFrom(helper.make_tensor_value_info("audio", TensorProto.FLOAT, ["batch", "samples"]))
+    # The export's own outputs but the audio (its durations, at batch 1) give way to the batch's.
+    kept = [helper.make_tensor_value_info(interface.audio, TensorProto.FLOAT, ["batch", "samples"])]
+    del e.graph.output[:]
+    e.graph.output.extend(kept)
     for node in e.graph.node:
         if node.op_type in LSTMS:
             for index in (5, 6):  # zero initial states, of batch 1
@@ -102,9 +104,9 @@ def _batch_axes(e: GraphEdit) -> None:
     e.commit()
 
 
-def _lengths_and_alignment(e: GraphEdit) -> None:
+def _lengths_and_alignment(e: GraphEdit, interface: ModelInterface) -> None:
     e.graph.input.append(helper.make_tensor_value_info(LENGTHS, TensorProto.INT64, ["batch"]))
-    tokens = e.node("Gather", [e.node("Shape", ["tokens"]), e.const(1)])
+    tokens = e.node("Gather", [e.node("Shape", [interface.tokens]), e.const(1)])
     positions = e.node("Unsqueeze", [e.node("Range", [e.const(0), tokens, e.const(1)]), e.const([0])])
     real = e.node("Less", [positions, e.node("Unsqueeze", [LENGTHS, e.const([1])])])  # [batch, tokens]
     e.made_by(ATTENTION_MASK)
@@ -138,18 +140,18 @@ def _lengths_and_alignment(e: GraphEdit) -> None:
     e.commit()
 
 
-def batch_capable(model: onnx.ModelProto, styles: np.ndarray) -> BatchGraph:
-    """Rewrite ``model`` (the int8 export, or its float rebuild) in place to speak a batch; ``styles`` is a
-    voice's style table ([lengths, 256]), for the short runs that measure the graph's time axes. Raises
-    ``GraphEditError`` for a graph it does not know."""
+def batch_capable(model: onnx.ModelProto, interface: ModelInterface, styles: np.ndarray) -> BatchGraph:
+    """Rewrite ``model`` (the int8 export, or its float rebuild), whose tensors play the roles ``interface``
+    names, in place to speak a batch; ``styles`` is a voice's style table ([lengths, 256]), for the short runs
+    that measure the graph's time axes. Raises ``GraphEditError`` for a graph it does not know."""
     e = GraphEdit(model, "batch")
-    _batch_axes(e)
-    _lengths_and_alignment(e)
+    _batch_axes(e, interface)
+    _lengths_and_alignment(e, interface)
     changed: Counter[str] = Counter(float_graph(model, operators=("DynamicQuantizeLSTM",)))
     e.refresh()
     pad = e.made_by(GENERATOR + "Pad_output_0")  # the harmonic source, padded by reflection for its STFT
     read = {node.input[0] for node in e.graph.node if node.op_type in (*MASKED_INPUTS, "ReduceMean", *LSTMS)}
-    axes, ranks = measure(model, sorted(read | {pad.input[0]}), styles, FRAMES)
+    axes, ranks = measure(model, replace(interface, lengths=LENGTHS), sorted(read | {pad.input[0]}), styles)
     source = axes.get(pad.input[0])
     masks = Masks(e, LENGTHS, e.made_by(FRAMES).input[0])
     changed.update(mask_padding(e, axes, ranks, masks))

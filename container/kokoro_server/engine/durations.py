@@ -5,7 +5,7 @@ output is divided by ``speed``, rounded, clipped to at least one frame, and its 
 (``CumSum``) aligns tokens to frames. The exported graphs (the fp32 production export, its int8
 and fp16 quantizations, and the float graph rebuilt from the int8 weights) keep only the audio as
 an output, so this finds that tensor, the input of the ``CumSum`` fed from the ``Round``, and adds it
-as an output at load time. An export that already has a ``durations``/``pred_dur`` output is used
+as an output at load time. An export that already gives them as an output (``model_interface``) is used
 as it is. A graph with neither cannot give word times, and loading it fails with ``NoDurations``.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import onnx
 
-DURATIONS = "durations"
-KNOWN_OUTPUTS = ("durations", "pred_dur", "duration")
+from .model_interface import ModelInterface
+
 # What may sit between the rounding and the running sum: clipping, casts, reshapes, batch selection.
 _PASS_THROUGH = {"Clip", "Cast", "Gather", "Squeeze", "Unsqueeze", "Reshape", "Max"}
 _MAX_HOPS = 6
@@ -38,23 +38,23 @@ def _from_rounding(name: str, producer: dict[str, onnx.NodeProto]) -> bool:
 
 
 def durations_tensor(graph: onnx.GraphProto) -> str:
-    """The name of the per-token frame counts in ``graph``; raises ``NoDurations`` if it has none."""
-    for output in graph.output:
-        if output.name in KNOWN_OUTPUTS:
-            return str(output.name)
+    """The name of the per-token frame counts inside ``graph``; raises ``NoDurations`` if it has none."""
     producer = {name: node for node in graph.node for name in node.output}
     cumulative = (node for node in graph.node if node.op_type == "CumSum")
     found = [node.input[0] for node in cumulative if _from_rounding(node.input[0], producer)]
     if len(found) != 1:
         raise NoDurations(
             f"expected one CumSum over rounded per-token durations in the model's graph, found {len(found)}; "
-            f"word times need a Kokoro export with that alignment, or one with a {' or '.join(KNOWN_OUTPUTS)} output"
+            "word times need a Kokoro export with that alignment, or one that gives the durations as an integer output"
         )
     return str(found[0])
 
 
-def expose_durations(model: onnx.ModelProto) -> str:
-    """Add ``model``'s per-token durations to its outputs (in place); return that output's name."""
+def expose_durations(model: onnx.ModelProto, interface: ModelInterface) -> str:
+    """The output holding ``model``'s per-token durations: the export's own, else the tensor inside the graph
+    added to its outputs (in place)."""
+    if interface.durations is not None:
+        return interface.durations
     name = durations_tensor(model.graph)
     if name not in {output.name for output in model.graph.output}:
         model.graph.output.append(onnx.helper.make_empty_tensor_value_info(name))

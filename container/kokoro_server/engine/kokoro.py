@@ -112,6 +112,7 @@ class Engine(PrepareThenSpeak):
         )
         self._model = ModelSession(model_dir / manifest.onnx, options, self.styles[manifest.default_voice])
         self.providers = self._model.providers
+        self.interface = self._model.interface
         self.convolutions_as_matmuls = self._model.convolutions_as_matmuls
         if options.device == "cuda" and self.device != "cuda":
             raise RuntimeError(f"device 'cuda' asked for, but ONNX Runtime fell back to {self.providers}")

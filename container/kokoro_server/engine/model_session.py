@@ -1,9 +1,10 @@
 """The Kokoro graph in an ONNX Runtime session, as the device and the batch size it runs at want it.
 
-At one chunk per call the export runs as it is, with its per-token durations added as an output
-(``durations``) and, on a CPU, its convolutions as u8 × s8 matrix products (``integer_conv``). To speak
-a batch it is first rewritten to take one (``batch_graph``), and every call runs that graph, so an item's
-audio does not depend on whether it had company.
+The graph's inputs and outputs are found by role (``model_interface``), whatever the export names them. At
+one chunk per call the export runs as it is, with its per-token durations added as an output (``durations``)
+and, on a CPU, its convolutions as u8 × s8 matrix products (``integer_conv``). To speak a batch it is first
+rewritten to take one (``batch_graph``), and every call runs that graph, so an item's audio does not depend
+on whether it had company.
 
 A run can be stopped part-way (``Call``): ONNX Runtime checks its ``terminate`` flag between graph nodes.
 """
@@ -13,19 +14,20 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import onnx
 import onnxruntime as ort
-from kokoro_onnx.session import embedded_vocab, input_dtypes
+from kokoro_onnx.session import embedded_vocab
 
 from kokoro_server.settings import CudnnAlgoSearch, Device
 
-from .batch_graph import DURATIONS, FRAMES, LENGTHS, BatchGraph, batch_capable, is_batch_capable
+from .batch_graph import BatchGraph, batch_capable, is_batch_capable
 from .durations import expose_durations
 from .integer_conv import convolutions_as_matmuls
+from .model_interface import FRAMES, LENGTHS, ModelInterface, find_interface
 from .speech_engine import Call
 
 
@@ -80,12 +82,15 @@ class ModelSession:
         """``styles``: a voice's style table, for the short runs that measure a graph being made batch-capable."""
         self.options = options
         model = onnx.load(str(path))
+        self.interface: ModelInterface = find_interface(model)
         providers = providers_for(options)
         self.batch: BatchGraph | None = None
         if options.max_batch > 1 and not is_batch_capable(model):
-            self.batch = batch_capable(model, styles)
+            self.batch = batch_capable(model, self.interface, styles)
+            # With the batch's lengths and durations; as the export took its speed.
+            self.interface = replace(find_interface(model), speed_made_float=self.interface.speed_made_float)
         self.batched = is_batch_capable(model)
-        self._durations = DURATIONS if self.batched else expose_durations(model)
+        self._durations = expose_durations(model, self.interface)
         # On a CPU only: ONNX Runtime's u8 × s8 matrix kernels are its fast ones there (integer_conv.py).
         rewrite = options.convolutions_as_matmuls and providers == ["CPUExecutionProvider"]
         self.convolutions_as_matmuls = convolutions_as_matmuls(model) if rewrite else 0
@@ -97,8 +102,6 @@ class ModelSession:
             model.SerializeToString(), sess_options=session_options, providers=providers
         )
         self.providers = tuple(self._session.get_providers())
-        self._dtypes = input_dtypes(self._session)
-        self._tokens_input = "input_ids" if "input_ids" in self._dtypes else "tokens"
         self._slowed = True  # the engine's own work runs at ``full_speed``
 
     @property
@@ -131,27 +134,34 @@ class ModelSession:
             _sleep_unless_stopped(call, (self.options.slowdown - 1) * (time.perf_counter() - started))
         return outputs
 
+    def _speeds(self, inputs: list[ModelInput]) -> np.ndarray:
+        """Each item's speed as the graph takes it: a graph that takes a whole speed gets the nearest one."""
+        speeds = [max(1, round(item.speed)) if self.interface.speed_whole else item.speed for item in inputs]
+        return np.array(speeds, dtype=self.interface.speed_dtype)
+
     def _run_one(self, item: ModelInput, run_options: ort.RunOptions) -> tuple[np.ndarray, np.ndarray]:
+        roles = self.interface
         feed = {
-            self._tokens_input: np.array([[0, *item.tokens, 0]], dtype=self._dtypes[self._tokens_input]),
-            "style": np.asarray(item.style, dtype=self._dtypes["style"]).reshape(1, -1),
-            "speed": np.array([item.speed], dtype=self._dtypes["speed"]),
+            roles.tokens: np.array([[0, *item.tokens, 0]], dtype=roles.tokens_dtype),
+            roles.style: np.asarray(item.style, dtype=roles.style_dtype).reshape(1, -1),
+            roles.speed: self._speeds([item]),
         }
-        audio, frames = self._session.run(["audio", self._durations], feed, run_options)
+        audio, frames = self._session.run([roles.audio, self._durations], feed, run_options)
         return np.asarray(audio, dtype=np.float32).ravel(), np.asarray(frames, dtype=np.int64).ravel()
 
     def _run_batch(self, inputs: list[ModelInput], run_options: ort.RunOptions) -> list[tuple[np.ndarray, np.ndarray]]:
+        roles = self.interface
         longest = max(len(item.tokens) for item in inputs) + 2
-        tokens = np.zeros((len(inputs), longest), dtype=self._dtypes[self._tokens_input])  # 0 is the pad token
+        tokens = np.zeros((len(inputs), longest), dtype=roles.tokens_dtype)  # 0 is the pad token
         for row, item in enumerate(inputs):
             tokens[row, 1 : len(item.tokens) + 1] = item.tokens
         feed = {
-            self._tokens_input: tokens,
+            roles.tokens: tokens,
             LENGTHS: np.array([len(item.tokens) + 2 for item in inputs], dtype=np.int64),
-            "style": np.stack([np.asarray(item.style, dtype=np.float32).ravel() for item in inputs]),
-            "speed": np.array([item.speed for item in inputs], dtype=self._dtypes["speed"]),
+            roles.style: np.stack([np.asarray(item.style, dtype=roles.style_dtype).ravel() for item in inputs]),
+            roles.speed: self._speeds(inputs),
         }
-        audio, durations, frames = self._session.run(["audio", DURATIONS, FRAMES], feed, run_options)
+        audio, durations, frames = self._session.run([roles.audio, self._durations, FRAMES], feed, run_options)
         per_frame = len(audio[0]) // max(1, int(np.max(frames)))
         return [
             (

@@ -18,6 +18,8 @@ import onnx
 import onnxruntime as ort
 from onnx import helper
 
+from .model_interface import FRAMES, ModelInterface
+
 Level = Literal["tokens", "frames"]
 PROBE_TOKENS = (4, 4, 7)  # each run's token count (its two pads aside)
 PROBE_SPEEDS = (2.0, 4.0, 3.0)  # fast speech: few frames, so the runs are short
@@ -50,13 +52,13 @@ def _line(level: Level, xs: list[int], values: list[int]) -> tuple[Level, int, i
 
 
 def measure(
-    model: onnx.ModelProto, names: list[str], styles: np.ndarray, frames_output: str
+    model: onnx.ModelProto, interface: ModelInterface, names: list[str], styles: np.ndarray
 ) -> tuple[dict[str, TimeAxis], dict[str, int]]:
     """The time axis of each of ``names`` that has one (and a batch axis), and every one's rank, from three runs
     of ``model``.
 
-    ``model`` is batch-capable (inputs tokens, lengths, style, speed); ``styles`` is a voice's style table
-    ([lengths, 256]); ``frames_output`` names the output holding each item's frame count.
+    ``model`` is batch-capable (its inputs are ``interface``'s, ``lengths`` included, and its ``frames`` output
+    holds each item's frame count); ``styles`` is a voice's style table ([lengths, 256]).
     """
     probed = onnx.ModelProto()
     probed.CopyFrom(model)
@@ -65,15 +67,15 @@ def measure(
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC  # outputs are kept as they are
     session = ort.InferenceSession(probed.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    wanted = [frames_output, *names]
+    wanted = [FRAMES, *names]
     tokens = [int(token) for token in np.random.default_rng(0).integers(16, 150, max(PROBE_TOKENS))]
     runs: list[tuple[int, int, dict[str, tuple[int, ...]]]] = []
     for count, speed, batch in zip(PROBE_TOKENS, PROBE_SPEEDS, PROBE_BATCH, strict=True):
         feed = {
-            "tokens": np.array([[0, *tokens[:count], 0]] * batch, dtype=np.int64),
-            "lengths": np.full(batch, count + 2, dtype=np.int64),
-            "style": np.repeat(styles[count].reshape(1, -1), batch, axis=0).astype(np.float32),
-            "speed": np.full(batch, speed, dtype=np.float32),
+            interface.tokens: np.array([[0, *tokens[:count], 0]] * batch, dtype=interface.tokens_dtype),
+            str(interface.lengths): np.full(batch, count + 2, dtype=np.int64),
+            interface.style: np.repeat(styles[count].reshape(1, -1), batch, axis=0).astype(interface.style_dtype),
+            interface.speed: np.full(batch, speed, dtype=interface.speed_dtype),
         }
         values = session.run(wanted, feed)
         runs.append(

@@ -24,6 +24,7 @@ from kokoro_server.engine.device import load_on_device
 from kokoro_server.engine.float_graph import float_graph
 from kokoro_server.engine.graph_edit import GraphEditError
 from kokoro_server.engine.kokoro import Engine, EngineOptions
+from kokoro_server.engine.model_interface import ModelInterface, find_interface
 from kokoro_server.engine.model_session import ModelInput
 from kokoro_server.engine.speech_engine import Interrupted, Interruption, Speech, SpeechRequest
 from kokoro_server.settings import ServerSettings
@@ -128,7 +129,7 @@ def test_the_float_graph_gives_each_item_of_a_batch_what_it_gets_alone(
     model = onnx.load(str(embedded_model_dir / manifest.onnx))
     float_graph(model)
     styles = np.fromfile(embedded_model_dir / "voices" / "af_heart.bin", dtype=np.float32).reshape(-1, 256)
-    batch_capable(model, styles)
+    batch_capable(model, find_interface(model), styles)
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     items = [(request.chunk.pieces[0][1], request.speed) for request in requests_for(int8_engine)[:2]]
 
@@ -213,7 +214,8 @@ def test_a_graph_it_does_not_know_is_refused_by_name() -> None:
         [helper.make_tensor_value_info("audio", TensorProto.INT64, None)],
     )
     with pytest.raises(GraphEditError, match="predictor/text_encoder/Expand"):
-        batch_capable(helper.make_model(graph), np.zeros((510, 256), np.float32))
+        model = helper.make_model(graph)
+        batch_capable(model, ModelInterface("tokens", "style", "speed", "audio"), np.zeros((510, 256), np.float32))
 
 
 def test_a_server_batches_two_sessions_on_the_real_model_and_each_hears_what_it_hears_alone(

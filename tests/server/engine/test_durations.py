@@ -11,6 +11,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from kokoro_server.engine.durations import NoDurations, durations_tensor, expose_durations
+from kokoro_server.engine.model_interface import ModelInterface
 
 
 def graph_model(nodes: list[onnx.NodeProto], outputs: list[str]) -> onnx.ModelProto:
@@ -44,7 +45,7 @@ def test_the_frames_feeding_the_alignment_are_found_and_exposed(tmp_path: Path) 
     onnx.save(graph_model(ALIGNMENT, ["audio"]), str(path))
     assert durations_tensor(onnx.load(str(path)).graph) == "frames"
     model = onnx.load(str(path))
-    name = expose_durations(model)
+    name = expose_durations(model, ModelInterface("x", "style", "speed", "audio"))
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     audio, frames = session.run(["audio", name], {"x": np.array([0.2, 2.6, 4.4], dtype=np.float32)})
     assert frames.tolist() == [1, 3, 4] and audio.tolist() == [1, 4, 8]
@@ -52,7 +53,9 @@ def test_the_frames_feeding_the_alignment_are_found_and_exposed(tmp_path: Path) 
 
 def test_an_export_with_a_durations_output_is_used_as_it_is() -> None:
     nodes = [*ALIGNMENT, helper.make_node("Identity", ["frames"], ["pred_dur"])]
-    assert durations_tensor(graph_model(nodes, ["audio", "pred_dur"]).graph) == "pred_dur"
+    model = graph_model(nodes, ["audio", "pred_dur"])
+    assert expose_durations(model, ModelInterface("x", "style", "speed", "audio", durations="pred_dur")) == "pred_dur"
+    assert [output.name for output in model.graph.output] == ["audio", "pred_dur"]  # nothing added
 
 
 def test_a_graph_without_rounded_durations_is_refused_clearly() -> None:

@@ -27,7 +27,16 @@ class ServerSettings(BaseModel):
     host: str = "0.0.0.0"
     port: int = Field(8080, ge=0, le=65535, description="0 picks a free port")
     model_dir: Path | None = None
-    device: Device = "auto"
+    device: Device = Field(
+        "auto",
+        description="auto: the GPU where one is present, else the CPU; cuda: the GPU or fail the start (the stacks "
+        "set it on GPU instance types)",
+    )
+    allow_cpu_fallback: bool = Field(
+        False,
+        description="where a GPU is expected and ONNX Runtime's CUDA provider does not start, run on the CPU "
+        "instead of failing the start",
+    )
     cudnn_conv_algo_search: CudnnAlgoSearch = "HEURISTIC"
     workers: int = Field(
         0,

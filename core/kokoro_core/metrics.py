@@ -18,6 +18,9 @@ QUEUE_DEPTH = "QueueDepth"  # synthesis jobs waiting for an engine worker
 ACTIVE_UTTERANCES = "ActiveUtterances"  # admitted utterances, queued or playing
 SESSIONS = "Sessions"  # open bidirectional sessions
 BATCH_SIZE = "BatchSize"  # chunks per model call over the sample (0: no call), across sessions
+# 1 while the server's model runs on the GPU (ONNX Runtime's CUDA provider), 0 on the CPU: on a GPU instance
+# type, a Minimum below 1 is a server that fell back to the CPU (KOKORO_ALLOW_CPU_FALLBACK).
+ON_GPU = "OnGpu"
 LOAD_SAMPLE_SECONDS = 10
 # Each ready server sends this many load samples a minute, so SampleCount(QueueDepth) over one
 # minute divided by it is the number of ready servers: instance health without another metric.

@@ -105,6 +105,15 @@ class EndpointAlarms(Construct):
                 settings.gpu_percent,
                 above,
             )
+            self._add(
+                "ServingOnCpu",
+                f"{name}: a speech server on this GPU instance type runs on the CPU (its CUDA provider did not "
+                "start, and KOKORO_ALLOW_CPU_FALLBACK let it serve): its model_loaded log event says why",
+                m.on_gpu(),
+                1,
+                cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+                evaluation_periods=1,
+            )
         self._add(
             "InstanceHealth",
             f"{name}: fewer than {settings.min_instances} ready speech server(s) for 3 of 5 minutes "

@@ -14,7 +14,7 @@ from aws_cdk import aws_sagemaker as sagemaker
 from constructs import Construct
 
 from ..config import Settings
-from ..instance_types import has_instance_storage
+from ..instance_types import has_gpu, has_instance_storage
 from .handler_provider import HandlerProvider
 from .model_cache import grant_prefix
 from .nag import acknowledge
@@ -29,6 +29,14 @@ INVOKE_ACTIONS = [
     "sagemaker:InvokeEndpointWithBidirectionalStream",
 ]
 METRIC_NAMESPACES = ["/aws/sagemaker/Endpoints"]
+
+
+def server_environment(endpoint_name: str, instance_type: str, container_env: dict[str, str]) -> dict[str, str]:
+    """The speech server's environment on the endpoint. The endpoint name labels its EMF metrics. On a GPU
+    instance type the server fails its start if the GPU does not start (KOKORO_DEVICE=cuda), rather than serve
+    from the host's few vCPUs; container_env adds KOKORO_* settings (KOKORO_ALLOW_CPU_FALLBACK=1 to serve so)."""
+    device = {"KOKORO_DEVICE": "cuda"} if has_gpu(instance_type) else {}
+    return {"KOKORO_ENDPOINT_NAME": endpoint_name, **device, **container_env}
 
 
 @dataclass(frozen=True)
@@ -132,8 +140,7 @@ class Endpoint(Construct):
                         compression_type="None",
                     )
                 ),
-                # The endpoint name labels the server's EMF metrics; container_env may add KOKORO_* settings.
-                environment={"KOKORO_ENDPOINT_NAME": settings.endpoint_name, **settings.container_env},
+                environment=server_environment(settings.endpoint_name, settings.instance_type, settings.container_env),
             ),
         )
         # The role's policy must exist before SageMaker validates access to the image and data.

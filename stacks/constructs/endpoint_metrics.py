@@ -108,6 +108,10 @@ class EndpointMetrics:
         reports 0, which an average over samples would mix in)."""
         return self._server(server_metrics.BATCH_SIZE, "Maximum", "chunks per model call (busiest sample)")
 
+    def on_gpu(self) -> cw.Metric:
+        """1 where every ready server ran on the GPU over the period; below 1, one fell back to the CPU."""
+        return self._server(server_metrics.ON_GPU, "Minimum", "servers on the GPU (minimum)")
+
     def ready_instances(self) -> cw.MathExpression:
         """Servers that are ready: each sends LOAD_SAMPLES_PER_MINUTE load samples a minute while it is."""
         samples = self._server(server_metrics.QUEUE_DEPTH, "SampleCount", "load samples")

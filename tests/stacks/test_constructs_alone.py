@@ -72,7 +72,8 @@ def test_alarms_alone_follow_the_instance_type_and_mail_when_asked() -> None:
         return Template.from_stack(stack)
 
     cpu, gpu = alarms("ml.c7i.xlarge", None), alarms("ml.g5.xlarge", "ops@example.com")
-    assert len(gpu.find_resources("AWS::CloudWatch::Alarm")) == len(cpu.find_resources("AWS::CloudWatch::Alarm")) + 1
+    # A GPU type adds its utilization and the alarm for a server that serves from the CPU instead.
+    assert len(gpu.find_resources("AWS::CloudWatch::Alarm")) == len(cpu.find_resources("AWS::CloudWatch::Alarm")) + 2
     cpu.has_resource_properties("AWS::CloudWatch::Alarm", {"AlarmDescription": Match.string_like_regexp("800 ms")})
     assert cpu.find_resources("AWS::SNS::Subscription") == {}
     gpu.has_resource_properties("AWS::SNS::Subscription", {"Protocol": "email", "Endpoint": "ops@example.com"})
@@ -142,3 +143,15 @@ def test_the_endpoint_alone_runs_the_image_on_the_instance_type_it_is_given() ->
         )},
     )  # fmt: skip
     template.has_resource_properties("AWS::SageMaker::Endpoint", {"EndpointName": "speech"})
+
+
+def test_a_gpu_instance_type_tells_the_server_to_fail_its_start_without_the_gpu() -> None:
+    from stacks.constructs.endpoint import server_environment
+
+    assert server_environment("speech", "ml.g5.xlarge", {}) == {
+        "KOKORO_ENDPOINT_NAME": "speech",
+        "KOKORO_DEVICE": "cuda",
+    }
+    assert server_environment("speech", "ml.c7i.xlarge", {}) == {"KOKORO_ENDPOINT_NAME": "speech"}
+    allowed = server_environment("speech", "ml.g5.xlarge", {"KOKORO_ALLOW_CPU_FALLBACK": "1"})
+    assert allowed["KOKORO_ALLOW_CPU_FALLBACK"] == "1" and allowed["KOKORO_DEVICE"] == "cuda"

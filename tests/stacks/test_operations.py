@@ -153,6 +153,7 @@ def test_every_alarm_notifies_the_encrypted_topic_on_alarm_and_recovery(scaled: 
             "TimeToFirstAudioP95",
             "CpuUtilization",
             "GpuUtilization",
+            "ServingOnCpu",  # GPU types only
             "InstanceHealth",
             "ScalingFailed",  # with autoscaling only
             "AtMaxCapacity",
@@ -176,7 +177,7 @@ def test_every_alarm_notifies_the_encrypted_topic_on_alarm_and_recovery(scaled: 
 
 def test_no_email_subscription_unless_an_address_is_given(assembly: Assembly) -> None:
     assert assembly.resources(STACK, "AWS::SNS::Subscription") == {}
-    assert len(alarms(assembly)) == 6
+    assert len(alarms(assembly)) == 7
 
 
 def test_alarm_thresholds_and_metrics_come_from_config_and_the_server_contract(tmp_path: Path) -> None:
@@ -220,6 +221,12 @@ def test_alarm_thresholds_and_metrics_come_from_config_and_the_server_contract(t
     gpu = found["kokoro-tts-GpuUtilization"]
     assert metric_stats(gpu)[0]["MetricName"] == "GPUUtilization" and gpu["Threshold"] == 95
 
+    on_cpu = found["kokoro-tts-ServingOnCpu"]
+    (metric,) = metric_stats(on_cpu)
+    assert (metric["Namespace"], metric["MetricName"]) == (server_metrics.NAMESPACE, server_metrics.ON_GPU)
+    assert on_cpu["Metrics"][0]["MetricStat"]["Stat"] == "Minimum"
+    assert (on_cpu["ComparisonOperator"], on_cpu["Threshold"]) == ("LessThanThreshold", 1)
+
     health = found["kokoro-tts-InstanceHealth"]
     assert health["Metrics"][0]["Expression"] == f"FILL(samples, 0) / {server_metrics.LOAD_SAMPLES_PER_MINUTE}"
     (metric,) = metric_stats(health)
@@ -235,7 +242,7 @@ def test_alarm_thresholds_and_metrics_come_from_config_and_the_server_contract(t
 def test_cpu_instance_has_no_gpu_alarm_and_divides_cpu_by_its_vcpus(tmp_path: Path) -> None:
     assembly = synthesize(tmp_path, instance_type="ml.c7i.2xlarge", min_instances="2", max_instances="2")
     found = alarms(assembly)
-    assert "kokoro-tts-GpuUtilization" not in found
+    assert "kokoro-tts-GpuUtilization" not in found and "kokoro-tts-ServingOnCpu" not in found
     assert found["kokoro-tts-CpuUtilization"]["Metrics"][0]["Expression"] == "cpu / 8"
     assert found["kokoro-tts-InstanceHealth"]["Threshold"] == 1.5  # fewer than the 2 instances it should have
 

@@ -1,10 +1,14 @@
 """Where the engine runs and how its work is split, decided from what the session actually got: the device,
 the engine workers, and how many chunks one model call speaks (a batch, on a device that gains from it).
 
-The GPU image carries CUDA's libraries wherever it runs: on a host without a GPU, or with an
-NVIDIA driver too old for CUDA 12, ONNX Runtime falls back to the CPU. The worker count and the
-threads per worker follow the provider the session really runs on, never the one that was hoped
-for: four workers share a GPU well, but on a CPU they would only split its cores four ways.
+The GPU image carries CUDA's libraries wherever it runs. On a host without a GPU it runs on the CPU. On a
+host with one (or where ``KOKORO_DEVICE=cuda``, as the stacks set on GPU instance types), a CUDA provider
+that does not start fails the start, with the reason (``GpuUnavailable``): ONNX Runtime would fall back to
+the CPU with nothing but a log line, and an endpoint on a GPU instance serving from its 4 vCPUs is worse than
+one that never goes InService. ``KOKORO_ALLOW_CPU_FALLBACK=1`` runs on the CPU then, saying why.
+
+The worker count and the threads per worker follow the provider the session really runs on, never the one
+that was hoped for: four workers share a GPU well, but on a CPU they would only split its cores four ways.
 """
 
 from __future__ import annotations
@@ -39,6 +43,10 @@ CPU_THREADS_PER_WORKER = 2
 CPU_MAX_BATCH = 1
 
 
+class GpuUnavailable(RuntimeError):
+    """A GPU was expected and ONNX Runtime's CUDA provider did not start; the message says what was seen."""
+
+
 @dataclass(frozen=True)
 class Plan:
     device: RunsOn
@@ -67,6 +75,32 @@ def nvidia_gpus() -> int:
     if driver.cuInit(0) != 0 or driver.cuDeviceGetCount(ctypes.byref(count)) != 0:
         return 0
     return count.value
+
+
+def cuda_driver_version() -> str | None:
+    """The CUDA version the host's NVIDIA driver supports ("12.2"), None without a driver."""
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+    version = ctypes.c_int(0)
+    if driver.cuDriverGetVersion(ctypes.byref(version)) != 0:
+        return None
+    return f"{version.value // 1000}.{version.value % 1000 // 10}"
+
+
+def gpu_failure(providers: tuple[str, ...]) -> str:
+    """Why a session meant for the GPU runs on ``providers``: what the host and ONNX Runtime offer."""
+    available = ort.get_available_providers()
+    if "CUDAExecutionProvider" not in available:
+        return f"a GPU was expected, but this onnxruntime has no CUDA provider (it offers {available}): the CPU image?"
+    gpus, driver = nvidia_gpus(), cuda_driver_version()
+    host = f"{gpus} NVIDIA GPU(s), a driver for CUDA {driver}" if driver else "no NVIDIA driver in the container"
+    return (
+        f"a GPU was expected ({host}), but ONNX Runtime's CUDA provider did not start and the session runs on "
+        f"{list(providers)}; ONNX Runtime's log above says why. Its CUDA 12 build needs an NVIDIA driver of 525 or "
+        "newer: on SageMaker, pin InferenceAmiVersion (inference_ami_version)"
+    )
 
 
 def wanted_device(settings: ServerSettings) -> RunsOn:
@@ -114,11 +148,8 @@ def admission_bound(settings: ServerSettings, plan: Plan) -> int:
 
 
 def engine_options(settings: ServerSettings, plan: Plan) -> EngineOptions:
-    device: Device
-    if settings.device == "auto" and plan.device == "cuda":
-        device = "auto"  # ONNX Runtime may fall back to the CPU, which load_on_device notices; "cuda" would fail
-    else:
-        device = plan.device
+    # ONNX Runtime may fall back to the CPU, which load_on_device notices and decides on; "cuda" would fail.
+    device: Device = "auto" if plan.device == "cuda" else plan.device
     return EngineOptions(
         device,
         settings.cudnn_conv_algo_search,
@@ -129,14 +160,15 @@ def engine_options(settings: ServerSettings, plan: Plan) -> EngineOptions:
 
 
 def load_on_device(settings: ServerSettings, directory: Path, manifest: Manifest) -> tuple[Engine, Plan]:
-    """The engine on the device it really got, and the worker plan for that device."""
+    """The engine on the device it really got, and the worker plan for that device. Raises ``GpuUnavailable``
+    where a GPU was expected and the CUDA provider did not start, unless the settings allow the CPU then."""
     plan = plan_for(settings, wanted_device(settings))
     engine, plan = _batching_or_not(settings, directory, manifest, plan)
     if engine.device != plan.device:
-        note = (
-            "a GPU is present but ONNX Runtime could not use it (its CUDA 12 build needs an NVIDIA driver of "
-            "525 or newer: on SageMaker, pin InferenceAmiVersion); running on the CPU"
-        )
+        reason = gpu_failure(engine.providers)
+        if not settings.allow_cpu_fallback:
+            raise GpuUnavailable(f"{reason}. Set KOKORO_ALLOW_CPU_FALLBACK=1 to run on the CPU instead")
+        note = f"{reason}; running on the CPU (KOKORO_ALLOW_CPU_FALLBACK)"
         engine, plan = _batching_or_not(settings, directory, manifest, plan_for(settings, "cpu", note))
     return engine, plan
 
@@ -156,5 +188,7 @@ def _batching_or_not(settings: ServerSettings, directory: Path, manifest: Manife
     except Exception as error:  # whatever fails in the rewrite or its checks, the export speaks as it is
         expected = isinstance(error, GraphEditError | BatchMismatch)
         reason = "batching off: " + (str(error) if expected else f"{type(error).__name__}: {str(error)[:300]}")
-        return exported, replace(single, note=noted(plan.note, reason))
+        # The plan of what runs: one chunk per call, with as many workers as that wants.
+        unbatched = settings.model_copy(update={"max_batch": 1, "batch_wait_ms": None})
+        return exported, plan_for(unbatched, plan.device, noted(plan.note, reason))
     return engine, plan

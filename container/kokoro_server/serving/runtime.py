@@ -146,6 +146,7 @@ class Runtime:
             stats["active_utterances"],
             len(self.sessions),
             round((items - last_items) / (calls - last_calls), 2) if calls > last_calls else 0.0,
+            self.engine is not None and self.engine.device == "cuda",
             self.settings.metrics_namespace,
             self.settings.endpoint_name,
         )

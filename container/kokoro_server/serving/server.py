@@ -20,7 +20,7 @@ from aiohttp import web
 from kokoro_core.lexicon import FILE_NAME as LEXICON_FILE
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, load_lexicon
 from kokoro_core.model_cache import Manifest, verify_directory
-from kokoro_server.engine.device import Plan, admission_bound, load_on_device, text_threads
+from kokoro_server.engine.device import Plan, admission_bound, cuda_driver_version, load_on_device, text_threads
 from kokoro_server.engine.speech_engine import SpeechEngine
 from kokoro_server.openai_api.routes import add_openai_routes
 from kokoro_server.settings import ServerSettings, SettingsError, settings_from_env
@@ -63,7 +63,9 @@ def load_engine(settings: ServerSettings) -> tuple[SpeechEngine, Plan]:
         "model_loaded",
         directory=directory,
         source=manifest.source,
+        interface=engine.interface.describe(),
         providers=engine.providers,
+        cuda_driver=cuda_driver_version(),
         device=plan.device,
         workers=plan.workers,
         threads_per_worker=plan.threads_per_worker or "auto",

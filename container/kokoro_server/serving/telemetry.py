@@ -63,7 +63,13 @@ def utterance_done(utterance: Utterance, outcome: str, namespace: str, endpoint:
 
 
 def load_sample(
-    queued_jobs: int, active_utterances: int, sessions: int, batch_size: float, namespace: str, endpoint: str
+    queued_jobs: int,
+    active_utterances: int,
+    sessions: int,
+    batch_size: float,
+    on_gpu: bool,
+    namespace: str,
+    endpoint: str,
 ) -> None:
     """The gauge every ready server reports each LOAD_SAMPLE_SECONDS, busy or idle."""
     values = {
@@ -71,6 +77,7 @@ def load_sample(
         metrics.ACTIVE_UTTERANCES: (active_utterances, "Count"),
         metrics.SESSIONS: (sessions, "Count"),
         metrics.BATCH_SIZE: (batch_size, "Count"),
+        metrics.ON_GPU: (1 if on_gpu else 0, "None"),
     }
     log.info(json.dumps(emf(namespace, {metrics.DIMENSION: endpoint}, values)))
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 import pytest
 
 from kokoro_core.model_cache import verify_directory
-from kokoro_server.engine import device
+from kokoro_server.engine import device, model_session
 from kokoro_server.engine.device import (
     GPU_BATCH_WAIT_MS,
     GPU_BATCH_WORKERS,
     GPU_MAX_BATCH,
     GPU_WORKERS,
+    GpuUnavailable,
     admission_bound,
     load_on_device,
     plan_for,
     text_threads,
 )
+from kokoro_server.engine.graph_edit import GraphEditError
 from kokoro_server.settings import ServerSettings
 
 
@@ -66,13 +68,57 @@ def test_no_nvidia_driver_means_the_cpu_without_trying_cuda(monkeypatch) -> None
     assert device.wanted_device(ServerSettings(device="cuda")) == "cuda"  # asked for: it fails loudly if absent
 
 
-@pytest.mark.parametrize("asked", ["auto", "cpu"])
-def test_a_session_that_lands_on_the_cpu_gets_the_cpu_plan(embedded_model_dir, monkeypatch, asked) -> None:
-    # As on a GPU host whose driver is too old for CUDA 12: the probe sees a GPU, the session falls back.
-    monkeypatch.setattr(device, "wanted_device", lambda settings: "cuda" if settings.device == "auto" else "cpu")
-    engine, plan = load_on_device(
-        ServerSettings(device=asked), embedded_model_dir, verify_directory(embedded_model_dir)
+def cuda_offered_but_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a GPU host whose driver is too old for CUDA 12: ONNX Runtime offers the CUDA provider and a GPU is
+    seen, but the session falls back to the CPU (here, because this onnxruntime has no CUDA kernels at all)."""
+    monkeypatch.setattr(
+        device.ort, "get_available_providers", lambda: ["CUDAExecutionProvider", "CPUExecutionProvider"]
     )
+    monkeypatch.setattr(device, "nvidia_gpus", lambda: 1)
+    monkeypatch.setattr(device, "cuda_driver_version", lambda: "11.4")
+
+
+@pytest.mark.parametrize("asked", ["auto", "cuda"])
+def test_a_gpu_whose_cuda_provider_does_not_start_fails_the_start_naming_it(
+    embedded_model_dir, monkeypatch, asked
+) -> None:
+    cuda_offered_but_not_started(monkeypatch)
+    with pytest.raises(GpuUnavailable) as failed:
+        load_on_device(ServerSettings(device=asked), embedded_model_dir, verify_directory(embedded_model_dir))
+    message = str(failed.value)
+    assert "CUDA provider did not start" in message and "CUDA 11.4" in message  # what the host offers
+    assert "['CPUExecutionProvider']" in message and "KOKORO_ALLOW_CPU_FALLBACK=1" in message  # and the way out
+
+
+def test_a_deployment_that_allows_the_cpu_gets_the_cpu_plan_and_says_why(embedded_model_dir, monkeypatch) -> None:
+    cuda_offered_but_not_started(monkeypatch)
+    settings = ServerSettings(allow_cpu_fallback=True)
+    engine, plan = load_on_device(settings, embedded_model_dir, verify_directory(embedded_model_dir))
     assert engine.device == plan.device == "cpu"
-    assert plan == plan_for(ServerSettings(device=asked), "cpu", plan.note)  # the CPU's plan, not the GPU's
-    assert ("driver" in plan.note) == (asked == "auto")  # the fallback says why; a CPU by choice needs no note
+    assert plan == plan_for(settings, "cpu", plan.note)  # the CPU's plan, not the GPU's
+    assert "CUDA provider did not start" in plan.note and "running on the CPU" in plan.note
+
+
+def test_the_cpu_onnxruntime_where_a_gpu_is_required_says_so() -> None:
+    assert "this onnxruntime has no CUDA provider" in device.gpu_failure(("CPUExecutionProvider",))
+
+
+def test_a_cpu_by_choice_needs_no_note(embedded_model_dir, monkeypatch) -> None:
+    cuda_offered_but_not_started(monkeypatch)
+    engine, plan = load_on_device(
+        ServerSettings(device="cpu"), embedded_model_dir, verify_directory(embedded_model_dir)
+    )
+    assert engine.device == plan.device == "cpu" and plan == plan_for(ServerSettings(device="cpu"), "cpu")
+
+
+def test_a_gpu_plan_whose_rewrite_fails_gets_the_workers_of_one_chunk_per_call(embedded_model_dir, monkeypatch) -> None:
+    def unknown_graph(*_: object) -> None:
+        raise GraphEditError("no node computes '/decoder/decoder/generator/Concat'")
+
+    monkeypatch.setattr(model_session, "batch_capable", unknown_graph)
+    settings = ServerSettings()
+    batched = plan_for(settings, "cuda")
+    assert (batched.workers, batched.max_batch) == (GPU_BATCH_WORKERS, GPU_MAX_BATCH)
+    _, plan = device._batching_or_not(settings, embedded_model_dir, verify_directory(embedded_model_dir), batched)
+    assert (plan.workers, plan.max_batch, plan.batch_wait_ms) == (GPU_WORKERS, 1, 0.0)  # what really runs
+    assert plan.note == "batching off: no node computes '/decoder/decoder/generator/Concat'"

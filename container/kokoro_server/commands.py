@@ -1,5 +1,5 @@
-"""The server's commands of ``kokoro-stream``: ``serve`` and ``normalize`` (registered through the
-``kokoro_stream.commands`` entry point, so they appear wherever the server is installed)."""
+"""The server's commands of ``kokoro-stream``: ``serve``, ``normalize`` and ``model check`` (registered through
+the ``kokoro_stream.commands`` entry point, so they appear wherever the server is installed)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,52 @@ from typing import Annotated
 
 import typer
 
+model_app = typer.Typer(help="Model directory tools: what the server will make of a model.", no_args_is_help=True)
+
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
     app.command("normalize")(normalize_text)
+    app.add_typer(model_app, name="model")
+
+
+@model_app.command("check")
+def model_check(
+    directory: Annotated[
+        Path, typer.Argument(exists=True, file_okay=False, help="Model directory (model-cache layout, manifest.json).")
+    ],
+    device: Annotated[
+        str, typer.Option(help="auto, cpu or cuda: where to load it, as KOKORO_DEVICE tells the server.")
+    ] = "auto",
+) -> None:
+    """Load DIRECTORY as the server would: its interface, where it runs, what the GPU image's CUDA provider lacks;
+    then speak one sentence and check its word marks. Exit 1 if the server could not use it."""
+    check_loaded_model(directory, device)
+
+
+def check_loaded_model(directory: Path, device: str = "auto") -> None:
+    """``model check``'s work, for the commands that run it first (``cache push``); exits 1 on a problem."""
+    from pydantic import ValidationError
+
+    from kokoro_core.model_cache import ModelCacheError
+    from kokoro_server.engine.model_check import check_model
+    from kokoro_server.settings import ServerSettings
+
+    try:
+        settings = ServerSettings.model_validate({"device": device})
+    except ValidationError:
+        raise typer.BadParameter(f"{device!r}: use auto, cpu or cuda", param_hint="--device") from None
+    try:
+        report = check_model(directory, settings)
+    except ModelCacheError as error:
+        raise typer.BadParameter(str(error), param_hint="DIRECTORY") from None
+    except Exception as error:  # whatever would stop the server's start stops the check, and says why
+        typer.echo(f"error: the server could not use {directory}: {type(error).__name__}: {error}", err=True)
+        raise typer.Exit(1) from None
+    for line in report.lines():
+        typer.echo(line)
+    if report.problems:
+        raise typer.Exit(1)
 
 
 def serve(

@@ -72,7 +72,8 @@ def test_cli_refuses_a_directory_that_fails_verification(tmp_path: Path, s3) -> 
 
 def test_cli_reports_where_it_pushed_and_how_to_deploy(tmp_path: Path, s3) -> None:
     make_model_dir(tmp_path)
-    result = CliRunner().invoke(app, ["cache", "push", str(tmp_path), "--bucket", BUCKET, "--prefix", "kokoro/v1/"])
+    push_it = ["cache", "push", str(tmp_path), "--bucket", BUCKET, "--prefix", "kokoro/v1/", "--no-check"]
+    result = CliRunner().invoke(app, push_it)  # random bytes for a model: only the upload is under test here
     assert result.exit_code == 0, result.output
     assert f"s3://{BUCKET}/kokoro/v1/: uploaded 3 file(s), kept 0, manifest written" in result.output
     assert "-c populate_model_cache=false -c model_prefix=kokoro/v1/" in result.output
@@ -80,7 +81,15 @@ def test_cli_reports_where_it_pushed_and_how_to_deploy(tmp_path: Path, s3) -> No
 
 def test_cli_reports_s3_failures_without_a_traceback(tmp_path: Path, s3) -> None:
     make_model_dir(tmp_path)
-    result = CliRunner().invoke(app, ["cache", "push", str(tmp_path), "--bucket", "no-such-bucket"])
+    result = CliRunner().invoke(app, ["cache", "push", str(tmp_path), "--bucket", "no-such-bucket", "--no-check"])
     assert result.exit_code == 1
     assert "error: S3 upload to s3://no-such-bucket failed" in result.output
     assert "Traceback" not in result.output
+
+
+def test_cli_checks_the_model_as_the_server_would_load_it_before_uploading(tmp_path: Path, s3) -> None:
+    make_model_dir(tmp_path)  # every byte matches its manifest, but the model is random bytes
+    result = CliRunner().invoke(app, ["cache", "push", str(tmp_path), "--bucket", BUCKET])
+    assert result.exit_code == 1
+    assert f"error: the server could not use {tmp_path}" in result.output and "Traceback" not in result.output
+    assert "Contents" not in s3.list_objects_v2(Bucket=BUCKET)  # nothing uploaded

@@ -1,5 +1,5 @@
-"""The tools' commands of ``kokoro-stream``: ``demo``, ``emulate``, ``proxy``, ``playground``
-and ``cache push`` (registered through the ``kokoro_stream.commands`` entry point)."""
+"""The tools' commands of ``kokoro-stream``: ``demo``, ``emulate``, ``proxy``, ``playground``, ``cache push``
+and ``rehearse`` (registered through the ``kokoro_stream.commands`` entry point)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def register(app: typer.Typer) -> None:
     app.command("emulate")(emulate)
     app.command("proxy")(proxy)
     app.command("playground")(playground)
+    app.command("rehearse")(rehearse)
 
 
 @cache_app.command("push")
@@ -41,12 +42,21 @@ def cache_push(
         typer.Option(help="S3 prefix; default: derived from the manifest's source, as the stacks derive it."),
     ] = None,
     region: Annotated[str | None, typer.Option(help="AWS region of the bucket.")] = None,
+    check: Annotated[
+        bool, typer.Option(help="Load the model as the server would and speak with it first (`model check`).")
+    ] = True,
 ) -> None:
-    """Verify DIRECTORY against its manifest, upload what is missing, then write the manifest."""
+    """Check DIRECTORY as the server would load it, verify it against its manifest, upload what is missing, then
+    write the manifest."""
     import boto3
     from botocore.exceptions import BotoCoreError, ClientError
 
+    from kokoro_server.commands import check_loaded_model
+
     from .cache_push import push
+
+    if check:  # an endpoint that cannot load the model fails its health check only after many minutes
+        check_loaded_model(directory)
 
     try:
         result = push(directory, boto3.client("s3", region_name=region), bucket, prefix)
@@ -221,3 +231,23 @@ def playground(
         ready = f"playground at http://127.0.0.1:{port}/ (speech from {where}); Ctrl-C stops it"
         signaled = serve_until_stopped(playground_app(transport), "127.0.0.1", port, lambda: typer.echo(ready))
     typer.echo(stopped_line(signaled, bound))
+
+
+def rehearse(
+    port: Annotated[int, typer.Option(help="Port the server listens on, as in the container.")] = 8080,
+) -> None:
+    """Rehearse the first `cdk deploy` offline, with cdk.json's settings: the populator fills an S3 stand-in from a
+    hub stand-in, the prefix is laid out as SageMaker's /opt/ml/model, the server starts as the image starts it,
+    then /ping and speech over POST and the bidirectional stream, through the SageMaker runtime emulator."""
+    try:
+        from .rehearsal import RehearsalFailed
+        from .rehearsal import rehearse as run
+    except ModuleNotFoundError as error:
+        typer.echo(f"error: the rehearsal needs {error.name!r}: install kokoro-stream-tools[rehearse]", err=True)
+        raise typer.Exit(1) from None
+    try:
+        run(port=port, say=typer.echo)
+    except RehearsalFailed as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo("rehearsal passed: the first deploy would go InService and speak")

@@ -23,8 +23,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from kokoro_tools.deploy_shaped import deploy_shaped
 from kokoro_tools.image_run import serve_command
 from kokoro_tools.ports import free_port
+from kokoro_tools.rehearsal import ANOTHER_USER
 from tests.server.serving.server_process import log_events, ping_statuses
 from tests.speech import connect, plausible_duration, receive, run, until
 
@@ -55,11 +57,24 @@ def image(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="module")
-def container(image: str, embedded_model_dir: Path):
-    """The image serving on a free port of this host, started as SageMaker starts it."""
+def delivered_model(embedded_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The deploy-shaped model (the default model_source's interface and files) as SageMaker delivers it:
+    read-only, owned by another user than the server's."""
+    folder = tmp_path_factory.mktemp("opt-ml") / "model"
+    shutil.copytree(deploy_shaped("onnx-community"), folder)
+    for path in sorted([folder, *folder.rglob("*")], reverse=True):
+        if os.geteuid() == 0:
+            os.chown(path, ANOTHER_USER, ANOTHER_USER)
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def container(image: str, delivered_model: Path):
+    """The image serving the deploy-shaped model on a free port of this host, started as SageMaker starts it."""
     port = free_port()
     name = f"kokoro-test-{port}"
-    command = serve_command(image, embedded_model_dir, port, name)
+    command = serve_command(image, delivered_model, port, name)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     started = time.monotonic()
     try:
@@ -83,7 +98,7 @@ def test_image_config_carries_the_contract(image: str) -> None:
     assert settings["Labels"][BIDI_LABEL] == "true"
     assert settings["Entrypoint"] == ["python", "-m", "kokoro_server"] and settings["Cmd"] == ["serve"]
     assert "8080/tcp" in settings["ExposedPorts"]
-    assert settings["User"] == "kokoro" and settings["Env"].count("SM_MODEL_DIR=/opt/ml/model") == 1
+    assert settings["User"] in ("", "root") and settings["Env"].count("SM_MODEL_DIR=/opt/ml/model") == 1
 
 
 def test_ping_turns_200_within_the_health_check_budget(container) -> None:
@@ -93,9 +108,12 @@ def test_ping_turns_200_within_the_health_check_budget(container) -> None:
     assert container["ready_after"] < HEALTH_CHECK_SECONDS
 
 
-def test_the_server_runs_as_a_user_without_privileges_and_reads_the_mount(container) -> None:
-    assert docker("exec", container["name"], "id", "-u").stdout.strip() == "10001"
-    assert docker("exec", container["name"], "test", "-r", "/opt/ml/model/manifest.json", check=False).returncode == 0
+def test_the_server_runs_as_root_as_sagemaker_expects_and_reads_the_read_only_mount(container) -> None:
+    assert docker("exec", container["name"], "id", "-u").stdout.strip() == "0"
+    owner = docker("exec", container["name"], "stat", "-c", "%u %a", "/opt/ml/model/onnx/model.onnx").stdout.split()
+    assert owner == [str(ANOTHER_USER), "444"]  # another user's, read-only, as delivered
+    written = docker("exec", container["name"], "touch", "/opt/ml/model/x", check=False)
+    assert written.returncode != 0 and "Read-only file system" in written.stderr
 
 
 @pytest.mark.parametrize(
@@ -203,6 +221,7 @@ def test_docker_stop_drains_and_exits_0_before_the_kill(container) -> None:
     # CPU's plan (workers of two threads), and no failed attempt at CUDA on the way.
     cpu_workers = max(1, len(os.sched_getaffinity(0)) // 2)
     assert (logged["model_loaded"]["device"], logged["model_loaded"]["workers"]) == ("cpu", cpu_workers)
+    assert logged["model_loaded"]["interface"].startswith("tokens=input_ids, style=style, speed=speed, audio=waveform")
     assert logged["ready"]["device"] == "cpu" and "EP Error" not in output
 
 

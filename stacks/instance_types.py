@@ -16,6 +16,19 @@ INFERENCE_AMIS = {
     "al2-ami-sagemaker-inference-gpu-2-1": "NVIDIA driver 535, CUDA 12.2, no CUDA-compat mounting",
     "al2-ami-sagemaker-inference-gpu-3-1": "NVIDIA driver 550, CUDA 12.4, no CUDA-compat mounting",
 }
+# The image carries CUDA 12.9's libraries (nvidia-*-cu12 wheels, container/requirements-gpu.txt) for a driver of
+# CUDA 12.2 or 12.4: CUDA's minor-version compatibility runs any CUDA 12.x runtime on a driver of 525 or newer,
+# with no PTX compiled at run time (ONNX Runtime ships its kernels compiled for each GPU architecture). The
+# tests hold every host image above to it.
+CUDA_MAJOR = 12
+MINIMUM_DRIVER = 525
+
+
+def driver_of(ami: str) -> int:
+    """The NVIDIA driver's major version on SageMaker host image ``ami``."""
+    return int(INFERENCE_AMIS[ami].split(",")[0].removeprefix("NVIDIA driver "))
+
+
 # Per family, the AMI documented for it: gpu-2 lists g4dn, g5, g6, p3, p4d, p4de and p5 as supported;
 # p5e and p5en run driver 550 by default, and so does the gpu-3-1 image chosen for g6e.
 _FAMILY_AMI = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import aws_cdk as cdk
@@ -112,6 +113,21 @@ def test_a_partial_secret_arn_is_refused_naming_the_full_form() -> None:
 def test_gpu_hosts_are_pinned_to_a_driver_that_runs_cuda_12(instance_type: str, ami: str | None) -> None:
     # Without a pin, g4dn, g5 and p4d hosts run NVIDIA driver 470 (CUDA 11.4): the image would fall back to the CPU.
     assert instance_types.inference_ami(instance_type, "auto") == ami
+
+
+def test_every_host_image_s_driver_runs_the_image_s_cuda_libraries() -> None:
+    """The GPU image's CUDA major (its nvidia-*-cu12 wheels, onnxruntime-gpu's build) against each host image's
+    driver: CUDA 12.x runtimes run on a driver of 525 or newer (minor-version compatibility)."""
+    requirements = (Path(__file__).resolve().parents[2] / "container/requirements-gpu.txt").read_text()
+    runtimes = re.findall(r"^nvidia-cuda-runtime-cu(\d+)==(\d+)\.", requirements, re.M)
+    assert runtimes and {(major, version) for major, version in runtimes} == {(str(instance_types.CUDA_MAJOR),) * 2}
+    cudnn = re.findall(r"^nvidia-cudnn-cu(\d+)==", requirements, re.M)
+    assert cudnn == [str(instance_types.CUDA_MAJOR)]
+    for ami in instance_types.INFERENCE_AMIS:
+        assert instance_types.driver_of(ami) >= instance_types.MINIMUM_DRIVER, ami
+    for family in ("g4dn", "g5", "g6", "g6e", "p4d", "p5"):
+        chosen = instance_types.inference_ami(f"ml.{family}.xlarge", "auto")
+        assert chosen is not None and instance_types.driver_of(chosen) >= instance_types.MINIMUM_DRIVER
 
 
 def test_the_default_endpoint_pins_its_gpu_host_image(assembly: Assembly, tmp_path: Path) -> None:

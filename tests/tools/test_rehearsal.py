@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kokoro_core.model_cache import verify_directory
+from kokoro_server.engine.device import GPU_MAX_BATCH
 from kokoro_stream.cli import app
 from kokoro_tools.ports import free_port
 from kokoro_tools.rehearsal import ANOTHER_USER, cdk_settings, rehearse
@@ -52,6 +53,7 @@ def test_the_first_deploy_goes_in_service_and_speaks(embedded_model_dir: Path) -
     assert loaded["interface"].startswith("tokens=input_ids, style=style, speed=speed, audio=waveform")
     assert loaded["source"] == settings.model_source.source
     assert "running on the CPU (KOKORO_ALLOW_CPU_FALLBACK)" in loaded["note"]  # and says so
+    assert loaded["max_batch"] == GPU_MAX_BATCH and "batching off" not in loaded["note"]  # the GPU's batched plan
     assert any(event["event"] == "stopped" for event in result.events)  # SIGTERM, as SageMaker stops it
 
 

@@ -12,8 +12,8 @@ the code and the wire formats a deploy uses. No AWS account, no Docker, no GPU.
    is a path. Read-only, and owned by another user where this runs as root.
 4. **The container**: ``python -m kokoro_server serve``, as the image's entry point starts it, with the
    image's environment and the one the stack gives the instance type (``KOKORO_DEVICE=cuda`` on a GPU type:
-   on a host without one, ``KOKORO_ALLOW_CPU_FALLBACK=1`` is added, so the server takes the GPU's path, its
-   batch rewrite and checks included, then serves on the CPU and says why), on port 8080.
+   on a host without one, ``KOKORO_ALLOW_CPU_FALLBACK=1`` is added, and the GPU's batch size, so the server
+   serves the GPU's plan on the CPU provider, its batch rewrite and checks included, and says why), on port 8080.
 5. **In service**: ``/ping`` until 200, within the endpoint's health-check timeout; then speech through the
    SageMaker runtime emulator, in the client's wire formats: one POST (``InvokeEndpointWithResponseStream``)
    and one bidirectional stream, each sentence's word marks checked against its audio (``model_check``).
@@ -41,6 +41,7 @@ import boto3
 import numpy as np
 
 from kokoro_core.model_cache import read_manifest
+from kokoro_server.engine.device import GPU_MAX_BATCH
 from kokoro_server.engine.model_check import mark_problems
 from kokoro_server.text.word_timing import TimedWord
 from kokoro_stream import SageMakerBidiTransport, SageMakerPostTransport, Speaker
@@ -165,8 +166,13 @@ def container_environment(settings: Any, model_dir: Path, port: int) -> tuple[di
     env.update({"SM_MODEL_DIR": str(model_dir), "KOKORO_PORT": str(port), "KOKORO_HOST": "127.0.0.1"})
     note = ""
     if env.get("KOKORO_DEVICE") == "cuda" and "CUDAExecutionProvider" not in ort.get_available_providers():
+        # The GPU's plan on the CPU provider: its batch rewrite, the rewrite's checks and batched calls.
+        env.setdefault("KOKORO_MAX_BATCH", str(GPU_MAX_BATCH))
         env["KOKORO_ALLOW_CPU_FALLBACK"] = "1"
-        note = f"{settings.instance_type} gets KOKORO_DEVICE=cuda; no GPU here, so KOKORO_ALLOW_CPU_FALLBACK=1 is added"
+        note = (
+            f"{settings.instance_type} gets KOKORO_DEVICE=cuda; no GPU here, so KOKORO_ALLOW_CPU_FALLBACK=1 is added, "
+            f"and KOKORO_MAX_BATCH={env['KOKORO_MAX_BATCH']} for the GPU's batched calls"
+        )
     return env, note
 
 

@@ -179,7 +179,7 @@ def _batching_or_not(settings: ServerSettings, directory: Path, manifest: Manife
     speak as it must (``batch_check``): the export's engine, which speaks one chunk per call, serves then."""
     single = replace(plan, max_batch=1, batch_wait_ms=0.0)
     exported = Engine(directory, manifest, engine_options(settings, single))
-    if plan.max_batch <= 1:
+    if plan.max_batch <= 1 or exported.device != plan.device:  # not on the device planned for: load_on_device decides
         return exported, plan
     try:
         engine = Engine(directory, manifest, engine_options(settings, plan))

@@ -18,6 +18,7 @@ from kokoro_server.engine.device import (
     text_threads,
 )
 from kokoro_server.engine.graph_edit import GraphEditError
+from kokoro_server.engine.kokoro import Engine
 from kokoro_server.settings import ServerSettings
 
 
@@ -116,9 +117,28 @@ def test_a_gpu_plan_whose_rewrite_fails_gets_the_workers_of_one_chunk_per_call(e
         raise GraphEditError("no node computes '/decoder/decoder/generator/Concat'")
 
     monkeypatch.setattr(model_session, "batch_capable", unknown_graph)
+    monkeypatch.setattr(Engine, "device", property(lambda engine: "cuda"))  # as its session would be on a GPU
     settings = ServerSettings()
     batched = plan_for(settings, "cuda")
     assert (batched.workers, batched.max_batch) == (GPU_BATCH_WORKERS, GPU_MAX_BATCH)
     _, plan = device._batching_or_not(settings, embedded_model_dir, verify_directory(embedded_model_dir), batched)
     assert (plan.workers, plan.max_batch, plan.batch_wait_ms) == (GPU_WORKERS, 1, 0.0)  # what really runs
     assert plan.note == "batching off: no node computes '/decoder/decoder/generator/Concat'"
+
+
+def test_a_server_told_its_instance_type_has_a_gpu_fails_its_start_without_one(embedded_model_dir) -> None:
+    """As the stack starts it on a GPU instance type (KOKORO_DEVICE=cuda), on a host whose ONNX Runtime has no
+    CUDA provider: the process exits 1 with a fatal event that names the cause, and /ping never answers 200."""
+    from kokoro_tools.ports import free_port
+    from tests.server.serving.server_process import log_events, ping_statuses, start
+
+    port = free_port()
+    process = start(embedded_model_dir, port, KOKORO_DEVICE="cuda")
+    try:
+        statuses = ping_statuses(port, process)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert 200 not in statuses and process.returncode == 1
+    (fatal,) = [event for event in log_events(output) if event["event"] == "fatal"]
+    assert "a GPU was expected" in fatal["error"] and "KOKORO_ALLOW_CPU_FALLBACK=1" in fatal["error"]

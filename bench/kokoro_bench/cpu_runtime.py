@@ -135,6 +135,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         from kokoro_onnx.tokenizer import Tokenizer
 
         from kokoro_server.engine.float_graph import float_graph
+        from kokoro_server.engine.model_interface import find_interface
 
         model = onnx.load(str(model_dir / manifest.onnx))
         float_graph(model)
@@ -148,15 +149,16 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         request = compiled.create_infer_request()
         tokenizer = Tokenizer()
         style = np.fromfile(model_dir / manifest.voices / f"{VOICE}.bin", np.float32).reshape(-1, 1, 256)
+        roles = find_interface(model)
 
         def speak(text: str):
             pieces = []
             for phonemes in split_phonemes(tokenizer.phonemize(text, "en-us"), MAX_PHONEME_LENGTH):
                 tokens = tokenizer.tokenize(phonemes)
                 inputs = {
-                    "tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
-                    "style": style[len(tokens) - 1],
-                    "speed": np.array([1.0], dtype=np.float32),
+                    roles.tokens: np.array([[0, *tokens, 0]], dtype=roles.tokens_dtype),
+                    roles.style: style[len(tokens) - 1],
+                    roles.speed: np.array([1.0], dtype=roles.speed_dtype),
                 }
                 pieces.append(request.infer(inputs)[compiled.outputs[0]].ravel())
             return np.concatenate(pieces)

@@ -24,6 +24,7 @@ from kokoro_server.engine.device import load_on_device
 from kokoro_server.engine.float_graph import float_graph
 from kokoro_server.engine.graph_edit import GraphEditError
 from kokoro_server.engine.kokoro import Engine, EngineOptions
+from kokoro_server.engine.model_check import without_cuda_kernel
 from kokoro_server.engine.model_interface import ModelInterface, find_interface
 from kokoro_server.engine.model_session import ModelInput
 from kokoro_server.engine.speech_engine import Interrupted, Interruption, Speech, SpeechRequest
@@ -129,7 +130,9 @@ def test_the_float_graph_gives_each_item_of_a_batch_what_it_gets_alone(
     model = onnx.load(str(embedded_model_dir / manifest.onnx))
     float_graph(model)
     styles = np.fromfile(embedded_model_dir / "voices" / "af_heart.bin", dtype=np.float32).reshape(-1, 256)
+    export_without_kernels = without_cuda_kernel(model)
     batch_capable(model, find_interface(model), styles)
+    assert without_cuda_kernel(model) == export_without_kernels  # the rewrite adds nothing a GPU lacks
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     items = [(request.chunk.pieces[0][1], request.speed) for request in requests_for(int8_engine)[:2]]
 

@@ -139,6 +139,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
 
         model = onnx.load(str(model_dir / manifest.onnx))
         float_graph(model)
+        roles = find_interface(model)
         core = openvino.Core()
         precision = kind.removeprefix("openvino-")
         compiled = core.compile_model(
@@ -149,7 +150,6 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
         request = compiled.create_infer_request()
         tokenizer = Tokenizer()
         style = np.fromfile(model_dir / manifest.voices / f"{VOICE}.bin", np.float32).reshape(-1, 1, 256)
-        roles = find_interface(model)
 
         def speak(text: str):
             pieces = []
@@ -160,7 +160,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
                     roles.style: style[len(tokens) - 1],
                     roles.speed: np.array([1.0], dtype=roles.speed_dtype),
                 }
-                pieces.append(request.infer(inputs)[compiled.outputs[0]].ravel())
+                pieces.append(request.infer(inputs)[compiled.output(roles.audio)].ravel())
             return np.concatenate(pieces)
 
         speak("Ready.")

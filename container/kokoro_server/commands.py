@@ -23,26 +23,28 @@ def model_check(
         Path, typer.Argument(exists=True, file_okay=False, help="Model directory (model-cache layout, manifest.json).")
     ],
     device: Annotated[
-        str, typer.Option(help="auto, cpu or cuda: where to load it, as KOKORO_DEVICE tells the server.")
-    ] = "auto",
+        str | None,
+        typer.Option(help="auto, cpu or cuda: where to load it (default: KOKORO_DEVICE, else auto)."),
+    ] = None,
 ) -> None:
     """Load DIRECTORY as the server would: its interface, where it runs, what the GPU image's CUDA provider lacks;
-    then speak one sentence and check its word marks. Exit 1 if the server could not use it."""
+    then speak one sentence and check its word marks. Exit 1 if the server could not use it (2 for a file that
+    fails verification). KOKORO_* settings apply, as they do to serve."""
     check_loaded_model(directory, device)
 
 
-def check_loaded_model(directory: Path, device: str = "auto") -> None:
+def check_loaded_model(directory: Path, device: str | None = None) -> None:
     """``model check``'s work, for the commands that run it first (``cache push``); exits 1 on a problem."""
     from pydantic import ValidationError
 
     from kokoro_core.model_cache import ModelCacheError
     from kokoro_server.engine.model_check import check_model
-    from kokoro_server.settings import ServerSettings
+    from kokoro_server.settings import SettingsError, settings_from_env
 
-    try:
-        settings = ServerSettings.model_validate({"device": device})
-    except ValidationError:
-        raise typer.BadParameter(f"{device!r}: use auto, cpu or cuda", param_hint="--device") from None
+    try:  # the server's settings from the environment (KOKORO_*), as serve reads them
+        settings = settings_from_env(device=device) if device else settings_from_env()
+    except (SettingsError, ValidationError) as error:
+        raise typer.BadParameter(str(error), param_hint="--device or KOKORO_*") from None
     try:
         report = check_model(directory, settings)
     except ModelCacheError as error:

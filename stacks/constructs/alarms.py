@@ -35,6 +35,7 @@ class AlarmSettings:
     cpu_percent: int
     gpu_percent: int
     email: str | None = None
+    cpu_by_choice: bool = False  # KOKORO_DEVICE=cpu in container_env: a GPU type told to serve from its CPU
     removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.DESTROY
     max_instances: int | None = None  # set when autoscaling is on: the scaling alarms watch it
 
@@ -50,6 +51,7 @@ class AlarmSettings:
             cpu_percent=settings.alarm_cpu_percent,
             gpu_percent=settings.alarm_gpu_percent,
             email=settings.alarm_email,
+            cpu_by_choice=settings.container_env.get("KOKORO_DEVICE") == "cpu",
             removal_policy=settings.removal_policy,
             max_instances=settings.max_instances if settings.autoscaling else None,
         )
@@ -105,6 +107,7 @@ class EndpointAlarms(Construct):
                 settings.gpu_percent,
                 above,
             )
+        if instance_types.has_gpu(settings.instance_type) and not settings.cpu_by_choice:
             self._add(
                 "ServingOnCpu",
                 f"{name}: a speech server on this GPU instance type runs on the CPU (its CUDA provider did not "

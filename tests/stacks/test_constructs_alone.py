@@ -54,7 +54,7 @@ def test_scaling_alone_tracks_concurrency_and_steps_out_on_queue_depth() -> None
 
 
 def test_alarms_alone_follow_the_instance_type_and_mail_when_asked() -> None:
-    def alarms(instance_type: str, email: str | None) -> Template:
+    def alarms(instance_type: str, email: str | None, cpu_by_choice: bool = False) -> Template:
         stack = bare_stack()
         settings = AlarmSettings(
             endpoint_name="speech",
@@ -66,12 +66,15 @@ def test_alarms_alone_follow_the_instance_type_and_mail_when_asked() -> None:
             cpu_percent=90,
             gpu_percent=90,
             email=email,
+            cpu_by_choice=cpu_by_choice,
         )
         metrics = EndpointMetrics(endpoint_name="speech", variant_name="AllTraffic", instance_type=instance_type)
         EndpointAlarms(stack, "Alarms", settings=settings, endpoint_metrics=metrics)
         return Template.from_stack(stack)
 
     cpu, gpu = alarms("ml.c7i.xlarge", None), alarms("ml.g5.xlarge", "ops@example.com")
+    told = alarms("ml.g5.xlarge", None, cpu_by_choice=True)  # KOKORO_DEVICE=cpu: serving on the CPU is no alarm
+    assert len(told.find_resources("AWS::CloudWatch::Alarm")) == len(gpu.find_resources("AWS::CloudWatch::Alarm")) - 1
     # A GPU type adds its utilization and the alarm for a server that serves from the CPU instead.
     assert len(gpu.find_resources("AWS::CloudWatch::Alarm")) == len(cpu.find_resources("AWS::CloudWatch::Alarm")) + 2
     cpu.has_resource_properties("AWS::CloudWatch::Alarm", {"AlarmDescription": Match.string_like_regexp("800 ms")})

@@ -123,6 +123,9 @@ def test_every_host_image_s_driver_runs_the_image_s_cuda_libraries() -> None:
     assert runtimes and {(major, version) for major, version in runtimes} == {(str(instance_types.CUDA_MAJOR),) * 2}
     cudnn = re.findall(r"^nvidia-cudnn-cu(\d+)==", requirements, re.M)
     assert cudnn == [str(instance_types.CUDA_MAJOR)]
+    from kokoro_server.engine import device  # the server says the same when the CUDA provider does not start
+
+    assert (device.CUDA_MAJOR, device.CUDA_MINIMUM_DRIVER) == (instance_types.CUDA_MAJOR, instance_types.MINIMUM_DRIVER)
     for ami in instance_types.INFERENCE_AMIS:
         assert instance_types.driver_of(ami) >= instance_types.MINIMUM_DRIVER, ami
     for family in ("g4dn", "g5", "g6", "g6e", "p4d", "p5"):

@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -41,7 +42,7 @@ import boto3
 import numpy as np
 
 from kokoro_core.model_cache import read_manifest
-from kokoro_server.engine.device import GPU_MAX_BATCH
+from kokoro_server.engine.device import GPU_MAX_BATCH, nvidia_gpus
 from kokoro_server.engine.model_check import mark_problems
 from kokoro_server.text.word_timing import TimedWord
 from kokoro_stream import SageMakerBidiTransport, SageMakerPostTransport, Speaker
@@ -74,8 +75,16 @@ class Rehearsal:
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
+def _stacks_importable() -> None:
+    """The CDK app's ``stacks`` package, which lives beside cdk.json and is not installed: importable from
+    wherever the command runs, as ``cdk`` runs app.py from the repository root."""
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+
+
 def cdk_settings() -> Any:
     """The settings ``cdk deploy`` would deploy with: cdk.json's context, validated as app.py validates it."""
+    _stacks_importable()
     from stacks.config import settings_from_context
 
     return settings_from_context(json.loads((ROOT / "cdk.json").read_text())["context"])
@@ -106,6 +115,7 @@ class _LambdaContext:
 
 def populate(settings: Any, model: Path, s3_url: str) -> tuple[str, dict[str, Any]]:
     """Step 1 and 2: the handler fills the stack's prefix from the hub stand-in; return the prefix and its reply."""
+    _stacks_importable()
     from stacks.handlers.model_cache_populator import on_event
 
     source = settings.model_source
@@ -160,12 +170,14 @@ def container_environment(settings: Any, model_dir: Path, port: int) -> tuple[di
     and a note when this host cannot give the server the GPU the instance type would."""
     import onnxruntime as ort
 
+    _stacks_importable()
     from stacks.constructs.endpoint import server_environment
 
     env = {**IMAGE_ENV, **server_environment(settings.endpoint_name, settings.instance_type, settings.container_env)}
     env.update({"SM_MODEL_DIR": str(model_dir), "KOKORO_PORT": str(port), "KOKORO_HOST": "127.0.0.1"})
     note = ""
-    if env.get("KOKORO_DEVICE") == "cuda" and "CUDAExecutionProvider" not in ort.get_available_providers():
+    no_gpu = "CUDAExecutionProvider" not in ort.get_available_providers() or not nvidia_gpus()
+    if env.get("KOKORO_DEVICE") == "cuda" and no_gpu:
         # The GPU's plan on the CPU provider: its batch rewrite, the rewrite's checks and batched calls.
         env.setdefault("KOKORO_MAX_BATCH", str(GPU_MAX_BATCH))
         env["KOKORO_ALLOW_CPU_FALLBACK"] = "1"
@@ -278,28 +290,40 @@ def _serve_and_speak(
     env, note = container_environment(settings, model_dir, port)
     if note:
         step(f"container: {note}")
+    with socket.socket() as probe:  # a server already there would answer the health check for this one
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise RehearsalFailed(f"port {port} is in use: stop what listens there, or rehearse with --port")
     started = time.monotonic()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "kokoro_server", "serve"],
-        env={**os.environ, **env},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        wait_in_service(port, process, settings.health_check_timeout_seconds)
-        step(f"container: /ping answered 200 after {time.monotonic() - started:.0f} s, port {port}")
-        for line in speak_through_runtime(port, settings.endpoint_name):
-            step(line)
-    finally:
-        process.terminate()
+    with tempfile.TemporaryFile("w+") as log:  # a file, not a pipe: a pipe nobody reads fills and stalls the server
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kokoro_server", "serve"],
+            env={**os.environ, **env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         try:
-            output, _ = process.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
-        rehearsal.server_log = output
-        rehearsal.events = [json.loads(line) for line in output.splitlines() if line.startswith('{"event"')]
+            try:
+                wait_in_service(port, process, settings.health_check_timeout_seconds)
+            except RehearsalFailed as failed:
+                log.seek(0)
+                raise RehearsalFailed(f"{failed}; the server's log ends:\n{log.read()[-3000:]}") from None
+            step(f"container: /ping answered 200 after {time.monotonic() - started:.0f} s, port {port}")
+            for line in speak_through_runtime(port, settings.endpoint_name):
+                step(line)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            log.seek(0)
+            output = log.read()
+            rehearsal.server_log = output
+            rehearsal.events = [json.loads(line) for line in output.splitlines() if line.startswith('{"event"')]
+    if process.returncode != 0:
+        raise RehearsalFailed(f"the server exited with status {process.returncode} on SIGTERM:\n{output[-3000:]}")
     loaded = next((event for event in rehearsal.events if event["event"] == "model_loaded"), None)
     if loaded is not None:
         step(f"container: model_loaded {json.dumps({k: v for k, v in loaded.items() if k != 'event'})}")

@@ -28,7 +28,7 @@ alone; the float graph, the same to float rounding (``tests/server/engine/test_b
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import onnx
@@ -61,9 +61,14 @@ class BatchGraph:
 
 
 def _batch_axes(e: GraphEdit, interface: ModelInterface) -> None:
+    if (interface.style_rank, interface.speed_rank) != (2, 1):
+        raise GraphEditError(
+            f"the style is of rank {interface.style_rank}, the speed {interface.speed_rank}: expected 2, 1"
+        )
     del e.graph.value_info[:]  # the shapes recorded at batch 1
     for value in e.graph.input:
-        value.type.tensor_type.shape.dim[0].dim_param = "batch"
+        if value.name in (interface.tokens, interface.style, interface.speed):
+            value.type.tensor_type.shape.dim[0].dim_param = "batch"
     expand = e.find(ENCODER + "predictor/text_encoder/Expand")  # the style, [batch, 128], over [batch, tokens, 128]
     expand.input[0] = e.node("Unsqueeze", [expand.input[0], e.const([1])])
     frozen = [
@@ -87,7 +92,8 @@ def _batch_axes(e: GraphEdit, interface: ModelInterface) -> None:
     del audio.input[1:]
     del audio.attribute[:]
     # The export's own outputs but the audio (its durations, at batch 1) give way to the batch's.
-    kept = [helper.make_tensor_value_info(interface.audio, TensorProto.FLOAT, ["batch", "samples"])]
+    audio_type = next(output.type.tensor_type.elem_type for output in e.graph.output if output.name == interface.audio)
+    kept = [helper.make_tensor_value_info(interface.audio, audio_type, ["batch", "samples"])]
     del e.graph.output[:]
     e.graph.output.extend(kept)
     for node in e.graph.node:
@@ -151,7 +157,7 @@ def batch_capable(model: onnx.ModelProto, interface: ModelInterface, styles: np.
     e.refresh()
     pad = e.made_by(GENERATOR + "Pad_output_0")  # the harmonic source, padded by reflection for its STFT
     read = {node.input[0] for node in e.graph.node if node.op_type in (*MASKED_INPUTS, "ReduceMean", *LSTMS)}
-    axes, ranks = measure(model, replace(interface, lengths=LENGTHS), sorted(read | {pad.input[0]}), styles)
+    axes, ranks = measure(model, interface, sorted(read | {pad.input[0]}), styles)
     source = axes.get(pad.input[0])
     masks = Masks(e, LENGTHS, e.made_by(FRAMES).input[0])
     changed.update(mask_padding(e, axes, ranks, masks))

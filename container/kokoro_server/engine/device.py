@@ -28,6 +28,8 @@ from .graph_edit import GraphEditError
 from .kokoro import Engine, EngineOptions
 from .speech_engine import RunsOn
 
+# The GPU image's CUDA (its nvidia-*-cu12 wheels) and the oldest driver that runs it (minor-version compatibility).
+CUDA_MAJOR, CUDA_MINIMUM_DRIVER = 12, 525
 GPU_WORKERS = 4  # inference calls in flight on one GPU, one chunk each: enough to keep it busy between small calls
 # Batched, fewer and larger calls: one speaks while the next batch gathers and its inputs are copied.
 GPU_BATCH_WORKERS = 2
@@ -96,11 +98,16 @@ def gpu_failure(providers: tuple[str, ...]) -> str:
         return f"a GPU was expected, but this onnxruntime has no CUDA provider (it offers {available}): the CPU image?"
     gpus, driver = nvidia_gpus(), cuda_driver_version()
     host = f"{gpus} NVIDIA GPU(s), a driver for CUDA {driver}" if driver else "no NVIDIA driver in the container"
-    return (
+    reason = (
         f"a GPU was expected ({host}), but ONNX Runtime's CUDA provider did not start and the session runs on "
-        f"{list(providers)}; ONNX Runtime's log above says why. Its CUDA 12 build needs an NVIDIA driver of 525 or "
-        "newer: on SageMaker, pin InferenceAmiVersion (inference_ami_version)"
+        f"{list(providers)}; ONNX Runtime's log above says why"
     )
+    if driver is None or int(driver.split(".")[0]) < CUDA_MAJOR:
+        reason += (
+            f". Its CUDA {CUDA_MAJOR} build needs an NVIDIA driver of {CUDA_MINIMUM_DRIVER} or newer: on SageMaker, "
+            "pin InferenceAmiVersion (inference_ami_version)"
+        )
+    return reason
 
 
 def wanted_device(settings: ServerSettings) -> RunsOn:

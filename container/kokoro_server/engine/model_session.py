@@ -27,7 +27,7 @@ from kokoro_server.settings import CudnnAlgoSearch, Device
 from .batch_graph import BatchGraph, batch_capable, is_batch_capable
 from .durations import expose_durations
 from .integer_conv import convolutions_as_matmuls
-from .model_interface import FRAMES, LENGTHS, ModelInterface, find_interface
+from .model_interface import FRAMES, LENGTHS, ModelInterface, feed_speed_as_float, find_interface
 from .speech_engine import Call
 
 
@@ -82,13 +82,13 @@ class ModelSession:
         """``styles``: a voice's style table, for the short runs that measure a graph being made batch-capable."""
         self.options = options
         model = onnx.load(str(path))
-        self.interface: ModelInterface = find_interface(model)
+        self.interface: ModelInterface = feed_speed_as_float(model, find_interface(model))
         providers = providers_for(options)
         self.batch: BatchGraph | None = None
         if options.max_batch > 1 and not is_batch_capable(model):
             self.batch = batch_capable(model, self.interface, styles)
-            # With the batch's lengths and durations; as the export took its speed.
-            self.interface = replace(find_interface(model), speed_made_float=self.interface.speed_made_float)
+            # With the batch's lengths and durations; its speed fed as the export's was.
+            self.interface = replace(find_interface(model), speed_feed=self.interface.speed_feed)
         self.batched = is_batch_capable(model)
         self._durations = expose_durations(model, self.interface)
         # On a CPU only: ONNX Runtime's u8 × s8 matrix kernels are its fast ones there (integer_conv.py).
@@ -134,17 +134,12 @@ class ModelSession:
             _sleep_unless_stopped(call, (self.options.slowdown - 1) * (time.perf_counter() - started))
         return outputs
 
-    def _speeds(self, inputs: list[ModelInput]) -> np.ndarray:
-        """Each item's speed as the graph takes it: a graph that takes a whole speed gets the nearest one."""
-        speeds = [max(1, round(item.speed)) if self.interface.speed_whole else item.speed for item in inputs]
-        return np.array(speeds, dtype=self.interface.speed_dtype)
-
     def _run_one(self, item: ModelInput, run_options: ort.RunOptions) -> tuple[np.ndarray, np.ndarray]:
         roles = self.interface
         feed = {
             roles.tokens: np.array([[0, *item.tokens, 0]], dtype=roles.tokens_dtype),
-            roles.style: np.asarray(item.style, dtype=roles.style_dtype).reshape(1, -1),
-            roles.speed: self._speeds([item]),
+            roles.style: np.asarray(item.style, dtype=roles.style_dtype).reshape([1] * (roles.style_rank - 1) + [-1]),
+            roles.speed: np.array(roles.speeds([item.speed]), dtype=roles.speed_dtype).reshape([1] * roles.speed_rank),
         }
         audio, frames = self._session.run([roles.audio, self._durations], feed, run_options)
         return np.asarray(audio, dtype=np.float32).ravel(), np.asarray(frames, dtype=np.int64).ravel()
@@ -159,7 +154,7 @@ class ModelSession:
             roles.tokens: tokens,
             LENGTHS: np.array([len(item.tokens) + 2 for item in inputs], dtype=np.int64),
             roles.style: np.stack([np.asarray(item.style, dtype=roles.style_dtype).ravel() for item in inputs]),
-            roles.speed: self._speeds(inputs),
+            roles.speed: np.array(roles.speeds([item.speed for item in inputs]), dtype=roles.speed_dtype),
         }
         audio, durations, frames = self._session.run([roles.audio, self._durations, FRAMES], feed, run_options)
         per_frame = len(audio[0]) // max(1, int(np.max(frames)))

@@ -18,7 +18,7 @@ import onnx
 import onnxruntime as ort
 from onnx import helper
 
-from .model_interface import FRAMES, ModelInterface
+from .model_interface import FRAMES, LENGTHS, ModelInterface
 
 Level = Literal["tokens", "frames"]
 PROBE_TOKENS = (4, 4, 7)  # each run's token count (its two pads aside)
@@ -57,7 +57,7 @@ def measure(
     """The time axis of each of ``names`` that has one (and a batch axis), and every one's rank, from three runs
     of ``model``.
 
-    ``model`` is batch-capable (its inputs are ``interface``'s, ``lengths`` included, and its ``frames`` output
+    ``model`` is batch-capable (its inputs are ``interface``'s and ``lengths``, and its ``frames`` output
     holds each item's frame count); ``styles`` is a voice's style table ([lengths, 256]).
     """
     probed = onnx.ModelProto()
@@ -73,9 +73,9 @@ def measure(
     for count, speed, batch in zip(PROBE_TOKENS, PROBE_SPEEDS, PROBE_BATCH, strict=True):
         feed = {
             interface.tokens: np.array([[0, *tokens[:count], 0]] * batch, dtype=interface.tokens_dtype),
-            str(interface.lengths): np.full(batch, count + 2, dtype=np.int64),
+            LENGTHS: np.full(batch, count + 2, dtype=np.int64),
             interface.style: np.repeat(styles[count].reshape(1, -1), batch, axis=0).astype(interface.style_dtype),
-            interface.speed: np.full(batch, speed, dtype=interface.speed_dtype),
+            interface.speed: np.array(interface.speeds([speed] * batch), dtype=interface.speed_dtype),
         }
         values = session.run(wanted, feed)
         runs.append(

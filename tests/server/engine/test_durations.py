@@ -70,3 +70,29 @@ def test_the_embedded_int8_model_exposes_its_duration_predictor(embedded_model_d
     manifest = verify_directory(embedded_model_dir)
     graph = onnx.load(str(embedded_model_dir / manifest.onnx)).graph
     assert durations_tensor(graph) == "/encoder/Gather_output_0"  # Round → Clip → Cast → Gather → CumSum
+
+
+def test_rounded_durations_aligned_some_other_way_are_found_from_their_rounding() -> None:
+    nodes = [  # no running sum: the frames are aligned by some other operator
+        helper.make_node("Round", ["x"], ["rounded"]),
+        helper.make_node("Clip", ["rounded", "one"], ["clipped"]),
+        helper.make_node("Cast", ["clipped"], ["frames"], to=TensorProto.INT64),
+        helper.make_node("Cast", ["frames"], ["audio"], to=TensorProto.FLOAT),
+    ]
+    assert durations_tensor(graph_model(nodes, ["audio"]).graph) == "frames"
+
+
+def test_both_ways_of_finding_the_durations_agree_on_the_real_graph(embedded_model_dir: Path) -> None:
+    from kokoro_core.model_cache import verify_directory
+    from kokoro_server.engine.durations import _rounded_and_cast
+
+    manifest = verify_directory(embedded_model_dir)
+    model = onnx.load(str(embedded_model_dir / manifest.onnx))
+    (rounded,) = _rounded_and_cast(model.graph)
+    summed = durations_tensor(model.graph)
+    model.graph.output.extend(helper.make_empty_tensor_value_info(name) for name in (rounded, summed))
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    styles = np.fromfile(embedded_model_dir / "voices/af_heart.bin", dtype=np.float32).reshape(-1, 256)
+    feed = {"tokens": np.array([[0, 50, 83, 156, 16, 0]]), "style": styles[4:5], "speed": np.array([1.0], np.float32)}
+    first, second = session.run([rounded, summed], feed)
+    assert first.ravel().tolist() == second.ravel().tolist() and len(first.ravel()) == 6

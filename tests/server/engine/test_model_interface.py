@@ -14,7 +14,12 @@ from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine.device import load_on_device
 from kokoro_server.engine.durations import NoDurations
 from kokoro_server.engine.kokoro import Engine, EngineOptions
-from kokoro_server.engine.model_interface import ModelInterface, ModelInterfaceError, find_interface
+from kokoro_server.engine.model_interface import (
+    ModelInterface,
+    ModelInterfaceError,
+    feed_speed_as_float,
+    find_interface,
+)
 from kokoro_server.engine.model_session import ModelSession
 from kokoro_server.engine.speech_engine import Speech, SpeechRequest
 from kokoro_server.settings import ServerSettings
@@ -76,18 +81,22 @@ def test_weights_listed_among_the_inputs_are_not_inputs() -> None:
     assert find_interface(model).speed == "speed"
 
 
-def test_an_integer_speed_only_cast_to_float_is_taken_as_a_float() -> None:
+@pytest.mark.parametrize("cast_to", [FLOAT, TensorProto.FLOAT16])
+def test_an_integer_speed_only_cast_to_a_float_is_fed_as_a_float(cast_to: int) -> None:
     inputs = [("input_ids", INT64, [1, "n"]), ("style", FLOAT, [1, 256]), ("speed", INT32, [1])]
     nodes = [
-        helper.make_node("Cast", ["speed"], ["speed_float"], to=FLOAT),
-        helper.make_node("Mul", ["style", "speed_float"], ["waveform"]),
+        helper.make_node("Cast", ["speed"], ["speed_float"], to=cast_to),
+        helper.make_node("Cast", ["speed_float"], ["waveform"], to=FLOAT),
         helper.make_node("Cast", ["input_ids"], ["duration"], to=INT64),
     ]
     model = model_of(inputs, [("waveform", FLOAT), ("duration", INT64)], nodes)
     found = find_interface(model)
-    assert found.speed_made_float and not found.speed_whole and found.speed_dtype == "float32"
-    assert model.graph.input[2].type.tensor_type.elem_type == FLOAT  # 1.1 is 1.1, not 1
-    assert "int in the export, fed as float" in found.describe()
+    assert (found.speed_feed, found.speed_dtype) == ("cast", "int32")
+    assert model.graph.input[2].type.tensor_type.elem_type == INT32  # finding changes nothing
+    fed = feed_speed_as_float(model, found)
+    assert (fed.speed_feed, fed.speed_dtype, fed.speeds([1.1])) == ("cast", "float32", [1.1])  # 1.1 is 1.1, not 1
+    assert model.graph.input[2].type.tensor_type.elem_type == FLOAT
+    assert "int in the export, fed as float" in fed.describe()
 
 
 def test_an_integer_speed_the_graph_uses_as_one_is_fed_whole() -> None:
@@ -98,7 +107,37 @@ def test_an_integer_speed_the_graph_uses_as_one_is_fed_whole() -> None:
         helper.make_node("Cast", ["slowed"], ["waveform"], to=FLOAT),
     ]
     found = find_interface(model_of(inputs, [("waveform", FLOAT)], nodes))
-    assert found.speed_whole and found.speed_dtype == "int32" and "whole speeds only" in found.describe()
+    assert found.speed_feed == "whole" and found.speed_dtype == "int32" and "whole speeds only" in found.describe()
+    assert found.speeds([0.6, 1.4, 1.5, 2.5]) == [1.0, 1.0, 2.0, 3.0]  # the nearest, halves up, at least 1
+
+
+def test_an_integer_speed_read_inside_a_subgraph_is_fed_whole() -> None:
+    inputs = [("input_ids", INT64, [1, "n"]), ("style", FLOAT, [1, 256]), ("speed", INT32, [1])]
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["speed"], ["inner"])],
+        "body",
+        [],
+        [helper.make_tensor_value_info("inner", INT32, None)],
+    )
+    nodes = [
+        helper.make_node("Cast", ["speed"], ["speed_float"], to=FLOAT),
+        helper.make_node("Cast", ["speed_float"], ["flag"], to=TensorProto.BOOL),
+        helper.make_node("If", ["flag"], ["branch"], then_branch=body, else_branch=body),
+        helper.make_node("Cast", ["speed_float"], ["waveform"], to=FLOAT),
+    ]
+    assert find_interface(model_of(inputs, [("waveform", FLOAT)], nodes)).speed_feed == "whole"
+
+
+def test_other_ranks_and_undeclared_shapes_are_read_by_what_they_can_be() -> None:
+    flat = [("input_ids", INT64, [1, "n"]), ("style", FLOAT, [256]), ("speed", FLOAT, [])]
+    found = find_interface(model_of(flat, [("waveform", FLOAT)]))
+    assert (found.style, found.style_rank, found.speed, found.speed_rank) == ("style", 1, "speed", 0)
+    model = model_of(KOKORO_ONNX, [("audio", FLOAT)])
+    for value in model.graph.input:
+        if value.name != "speed":
+            value.type.tensor_type.ClearField("shape")  # declared by type only
+    found = find_interface(model)
+    assert (found.tokens, found.style, found.speed) == ("tokens", "style", "speed")
 
 
 @pytest.mark.parametrize(
@@ -187,8 +226,9 @@ def test_an_export_with_durations_out_and_an_int_speed_speaks_as_the_embedded_mo
     embedded_speech: Speech, embedded_model_dir: Path, max_batch: int, grammar: Path
 ) -> None:
     engine = loaded("with-durations", float32=False, max_batch=max_batch)
+    assert "int in the export, fed as float" in engine.interface.describe()
     interface = engine.interface
-    assert (interface.tokens, interface.audio, interface.speed_made_float) == ("input_ids", "waveform", True)
+    assert (interface.tokens, interface.audio, interface.speed_feed) == ("input_ids", "waveform", "cast")
     speech = engine.synthesize(DIGITS, "af_heart")
     if max_batch == 1:  # the export's own durations output, and every sample the embedded model's
         assert interface.durations == "duration"

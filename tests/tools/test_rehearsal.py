@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,14 @@ def test_the_first_deploy_goes_in_service_and_speaks(embedded_model_dir: Path) -
 def test_the_rehearsal_is_a_command() -> None:
     result = CliRunner().invoke(app, ["rehearse", "--help"])
     assert result.exit_code == 0 and "Rehearse the first" in result.output
+
+
+def test_the_rehearsal_finds_the_cdk_app_from_any_folder(tmp_path: Path) -> None:
+    """The console script runs without the repository on sys.path, as `uv run kokoro-stream rehearse` does."""
+    code = "from kokoro_tools.rehearsal import cdk_settings; print(cdk_settings().endpoint_name)"
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == cdk_settings().endpoint_name

@@ -78,6 +78,7 @@ class Rehearsal:
 def _stacks_importable() -> None:
     """The CDK app's ``stacks`` package, which lives beside cdk.json and is not installed: importable from
     wherever the command runs, as ``cdk`` runs app.py from the repository root."""
+    os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")  # the CDK's banner on Node.js 20
     if str(ROOT) not in sys.path:
         sys.path.append(str(ROOT))
 

@@ -42,7 +42,7 @@ import boto3
 import numpy as np
 
 from kokoro_core.model_cache import read_manifest
-from kokoro_server.engine.device import GPU_MAX_BATCH, nvidia_gpus
+from kokoro_server.engine.device import GPU_MAX_BATCH, gpu_usable
 from kokoro_server.engine.model_check import mark_problems
 from kokoro_server.text.word_timing import TimedWord
 from kokoro_stream import SageMakerBidiTransport, SageMakerPostTransport, Speaker
@@ -169,16 +169,13 @@ def deliver(s3: Any, prefix: str, target: Path) -> int:
 def container_environment(settings: Any, model_dir: Path, port: int) -> tuple[dict[str, str], str]:
     """Step 4's environment: the image's, the stack's for the instance type, where SageMaker puts the model;
     and a note when this host cannot give the server the GPU the instance type would."""
-    import onnxruntime as ort
-
     _stacks_importable()
     from stacks.constructs.endpoint import server_environment
 
     env = {**IMAGE_ENV, **server_environment(settings.endpoint_name, settings.instance_type, settings.container_env)}
     env.update({"SM_MODEL_DIR": str(model_dir), "KOKORO_PORT": str(port), "KOKORO_HOST": "127.0.0.1"})
     note = ""
-    no_gpu = "CUDAExecutionProvider" not in ort.get_available_providers() or not nvidia_gpus()
-    if env.get("KOKORO_DEVICE") == "cuda" and no_gpu:
+    if env.get("KOKORO_DEVICE") == "cuda" and not gpu_usable():
         # The GPU's plan on the CPU provider: its batch rewrite, the rewrite's checks and batched calls.
         env.setdefault("KOKORO_MAX_BATCH", str(GPU_MAX_BATCH))
         env["KOKORO_ALLOW_CPU_FALLBACK"] = "1"

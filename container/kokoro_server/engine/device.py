@@ -79,6 +79,11 @@ def nvidia_gpus() -> int:
     return count.value
 
 
+def gpu_usable() -> bool:
+    """Whether this ONNX Runtime has a CUDA provider and the NVIDIA driver reports a GPU."""
+    return "CUDAExecutionProvider" in ort.get_available_providers() and nvidia_gpus() > 0
+
+
 def cuda_driver_version() -> str | None:
     """The CUDA version the host's NVIDIA driver supports ("12.2"), None without a driver."""
     try:

@@ -70,8 +70,9 @@ def test_ready_server_reports_its_load_as_a_gauge_until_it_drains(embedded_model
     load = [r for r in records[:stopping] if metrics.QUEUE_DEPTH in r]
     utterances = [r for r in records if metrics.TIME_TO_FIRST_AUDIO in r]
     assert len(load) >= 3
-    gauges = {metrics.QUEUE_DEPTH, metrics.ACTIVE_UTTERANCES, metrics.SESSIONS, metrics.BATCH_SIZE}
+    gauges = {metrics.QUEUE_DEPTH, metrics.ACTIVE_UTTERANCES, metrics.SESSIONS, metrics.BATCH_SIZE, metrics.ON_GPU}
     assert all(declared(r) == gauges for r in load)
+    assert all(r[metrics.ON_GPU] == 0 for r in load)  # no GPU here: the alarm on GPU types would see it
     assert all(
         r[metrics.DIMENSION] == "tts-prod" and r["_aws"]["CloudWatchMetrics"][0]["Namespace"] == metrics.NAMESPACE
         for r in load

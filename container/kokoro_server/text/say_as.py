@@ -22,11 +22,11 @@ from .locales import ROMANCE
 from .normalize import normalize
 from .spoken import DIGITS, LETTERS, cardinal, ordinal
 from .words_romance import MONTHS as ROMANCE_MONTHS
+from .words_romance import PLUS as ROMANCE_PLUS
+from .words_signs import HINDI_MONTHS, SYMBOLS
 
 HINDI_DIGITS = "शून्य एक दो तीन चार पाँच छह सात आठ नौ".split()
-HINDI_MONTHS = "जनवरी फ़रवरी मार्च अप्रैल मई जून जुलाई अगस्त सितंबर अक्टूबर नवंबर दिसंबर".split()
 CHINESE_DIGITS = "零一二三四五六七八九"
-PLUS = {"es": "más", "fr-fr": "plus", "it": "più", "pt-br": "mais", "hi": "प्लस", "ja": "プラス", "cmn": "加"}
 CURRENCY_CODES = {"USD": "$", "EUR": "€", "GBP": "£", "BRL": "R$", "JPY": "¥", "INR": "₹"}
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
 _CODE = re.compile(r"\b(USD|EUR|GBP|BRL|JPY|INR)\b")
@@ -165,8 +165,17 @@ def _telephone(text: str, language: str) -> str:
         _cannot_read("telephone", text, "a number in digits, such as +1 555 010 0199")
     said = ", ".join(" ".join(_digit(d, language) for d in group) for group in groups)
     if text.lstrip().startswith("+"):
-        said = f"{PLUS.get(language, 'plus')} {said}"
+        said = f"{_plus(language)} {said}"
     return said
+
+
+def _plus(language: str) -> str:
+    """The plus sign's word in ``language``, from that language's own table."""
+    if language in ROMANCE:
+        return ROMANCE_PLUS[ROMANCE[language]]
+    if language in SYMBOLS:
+        return SYMBOLS[language]["+"]
+    return "加" if language == "cmn" else "plus"
 
 
 def _cannot_read(kind: str, text: str, expected: str) -> NoReturn:

@@ -121,7 +121,7 @@ def work(kind: str, model_dir: Path, texts: dict[str, str], wav_dir: Path) -> di
 
         def speak(text: str):
             chunks = chunk_text(text, reading=as_written)
-            return np.concatenate([engine.synthesize(chunk, VOICE, normalized=False).audio for chunk in chunks])
+            return np.concatenate([engine.synthesize(chunk, VOICE, reading=as_written).audio for chunk in chunks])
     elif kind.startswith("openvino"):
         import importlib
 

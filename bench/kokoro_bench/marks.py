@@ -62,7 +62,7 @@ async def post_first_audio(url: str, text: str, marks: bool) -> float:
 
 def mapping_cost(engine: Engine, sentences: list[str]) -> dict[str, float]:
     """Seconds spent synthesizing these sentences' chunks, and mapping their words (done again, alone)."""
-    reading = VoiceReading()
+    reading, as_written = VoiceReading(), VoiceReading(normalized=False)
     synth = mapping = 0.0
     for chunk in (c for sentence in sentences for c in chunk_text(sentence, reading=reading)):
         begun = time.perf_counter()
@@ -73,7 +73,7 @@ def mapping_cost(engine: Engine, sentences: list[str]) -> dict[str, float]:
         said = [word for written in words for word in written.said]
         phoneme_words = engine.phonemize(chunk, VOICE).split()
         if len(said) != len(phoneme_words):
-            said = phonemes_alone(said, lambda text: engine.phonemize(text, VOICE, normalized=False))
+            said = phonemes_alone(said, lambda text: engine.phonemize(text, VOICE, as_written))
         align(said, phoneme_words)
         mapping += time.perf_counter() - begun
     return {"synthesis_s": round(synth, 3), "word_mapping_s": round(mapping, 4), "share": round(mapping / synth, 4)}

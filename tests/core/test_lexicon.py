@@ -10,7 +10,7 @@ import pytest
 from kokoro_onnx.config import DEFAULT_VOCAB
 
 from kokoro_core.lexicon import MAX_ENTRIES, Lexicon, LexiconError, load_lexicon, parse_lexicon
-from kokoro_server.text.reading import said_phonemes, said_shown
+from kokoro_server.text.reading import VoiceReading, said_phonemes, said_shown
 from tests.local_server import start_server
 from tests.speech import connect, receive, run, speak_and_collect
 
@@ -84,13 +84,15 @@ RESPELLED = {"ACME": "the incredibly long and winding name of our company"}
 
 
 def test_the_engine_says_a_lexicons_phonemes_and_respellings(engine) -> None:
-    phonemes = engine.phonemize("Ask Nguyen about Kokoro on SageMaker.", "af_heart", lexicon=LEXICON)
+    phonemes = engine.phonemize(
+        "Ask Nguyen about Kokoro on SageMaker.", "af_heart", VoiceReading.of("af_heart", lexicon=LEXICON)
+    )
     assert "wˈɪn" in phonemes and "kəkˈɔːɹoʊ" in phonemes and "mˈeɪkɚ" in phonemes
     assert "wˈɪn" not in engine.phonemize("Ask Nguyen.", "af_heart")
     respelled = parse_lexicon(RESPELLED, engine.phoneme_symbols)
-    assert len(engine.synthesize("ACME.", "af_heart", lexicon=respelled).audio) > 2 * len(
-        engine.synthesize("ACME.", "af_heart").audio
-    )
+    assert len(
+        engine.synthesize("ACME.", "af_heart", reading=VoiceReading.of("af_heart", lexicon=respelled)).audio
+    ) > 2 * len(engine.synthesize("ACME.", "af_heart").audio)
 
 
 def test_a_session_configures_its_lexicon_and_a_bad_one_leaves_the_session_as_it_was(server, idle_after) -> None:

@@ -27,11 +27,9 @@ from typing import Any
 import numpy as np
 from kokoro_onnx.config import DEFAULT_VOCAB
 
-from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE
-from kokoro_core.speakable import LANGUAGES, language_of
+from kokoro_core.speakable import LANGUAGES
 from kokoro_core.voices import parse_voice
-from kokoro_server.text.foreign import READ, ForeignScript
 from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces, written_words
 
@@ -115,17 +113,10 @@ class FakeEngine(PrepareThenSpeak):
     def device(self) -> RunsOn:
         return "cpu"
 
-    def prepare(
-        self,
-        text: str,
-        voice: str,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-        foreign: ForeignScript = READ,
-    ) -> PreparedChunk:
+    def prepare(self, text: str, voice: str, reading: VoiceReading | None = None) -> PreparedChunk:
         if self._stopping.interrupted:
             raise Interrupted("the engine is stopping")
-        reading = VoiceReading(language_of(voice), normalized, lexicon, foreign)
+        reading = reading or VoiceReading.of(voice)
         said = " ".join(reading.said(text).split())
         if not said.strip(" .,;:!?—…\"'()/"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")

@@ -29,10 +29,7 @@ from kokoro_onnx.chunker import split_phonemes
 from kokoro_onnx.config import DEFAULT_VOCAB, MAX_PHONEME_LENGTH
 from kokoro_onnx.tokenizer import Tokenizer
 
-from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
-from kokoro_core.speakable import language_of
-from kokoro_server.text.foreign import READ, ForeignScript
 from kokoro_server.text.g2p import G2P, available_languages
 from kokoro_server.text.reading import VoiceReading, marked_g2p, said_phonemes
 from kokoro_server.text.word_timing import (
@@ -152,38 +149,24 @@ class Engine(PrepareThenSpeak):
     def default_voice(self) -> str:
         return self.manifest.default_voice
 
-    def phonemize(
-        self,
-        text: str,
-        voice: str,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-        foreign: ForeignScript = READ,
-    ) -> str:
-        """The phonemes ``voice`` says for ``text``; with ``normalized``, amounts, dates and the like in words first.
-
-        ``lexicon`` entries go first: respellings are read as text, phonemes are taken as written.
-        """
-        language = language_of(voice)
-        phonemes = said_phonemes(text, language, self._g2p, normalized, lexicon, foreign)
+    def phonemize(self, text: str, voice: str, reading: VoiceReading | None = None) -> str:
+        """The phonemes ``voice`` says for ``text`` as ``reading`` reads it (by default normalized: amounts, dates
+        and the like in words first). A lexicon's entries go first: respellings are read as text, phonemes are
+        taken as written."""
+        how = reading or VoiceReading.of(voice)
+        phonemes = said_phonemes(text, how.language, self._g2p, how.normalized, how.lexicon, how.foreign)
         if not phonemes.strip(" .,;:!?—…\"'()"):
-            raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({language})")
+            raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({how.language})")
         return phonemes
 
-    def prepare(
-        self,
-        text: str,
-        voice: str,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-        foreign: ForeignScript = READ,
-    ) -> PreparedChunk:
+    def prepare(self, text: str, voice: str, reading: VoiceReading | None = None) -> PreparedChunk:
         """One chunk's text work: its phonemes cut into the pieces each inference call takes, their token
         ids, and where each written word falls among the phoneme words. Any thread; raises ``NothingToSpeak``,
         or ``Interrupted`` once ``stop`` was called."""
         if self._stopping.interrupted:
             raise Interrupted("the engine is stopping")
-        phonemes = " ".join(self.phonemize(text, voice, normalized, lexicon, foreign).split())
+        how = reading or VoiceReading.of(voice)
+        phonemes = " ".join(self.phonemize(text, voice, how).split())
         pieces = tuple(
             (piece, tuple(tokens))
             for piece in split_phonemes(phonemes, MAX_PHONEME_LENGTH)
@@ -191,9 +174,8 @@ class Engine(PrepareThenSpeak):
         )
         if not pieces:
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
-        language = language_of(voice)
-        words = written_words(text, VoiceReading(language, normalized, lexicon, foreign))
-        alone = partial(phonemes_alone, g2p=partial(marked_g2p, language=language, g2p=self._g2p))
+        words = written_words(text, how)
+        alone = partial(phonemes_alone, g2p=partial(marked_g2p, language=how.language, g2p=self._g2p))
         return PreparedChunk(text, voice, phonemes, pieces, place_words(words, phonemes.split(), alone))
 
     def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:

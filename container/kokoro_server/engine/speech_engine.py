@@ -22,8 +22,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from kokoro_core.lexicon import NO_LEXICON, Lexicon
-from kokoro_server.text.foreign import READ, ForeignScript
+from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces
 
 RunsOn = Literal["cuda", "cpu"]  # the device an engine really got
@@ -221,16 +220,10 @@ class SpeechEngine(Protocol):
     @property
     def device(self) -> RunsOn: ...
 
-    def prepare(
-        self,
-        text: str,
-        voice: str,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-        foreign: ForeignScript = READ,
-    ) -> PreparedChunk:
-        """All of one chunk's text work, on any thread; raises ``NothingToSpeak``. ``foreign``: whether a span in
-        another script is read by its own language's reader (``text.foreign``)."""
+    def prepare(self, text: str, voice: str, reading: VoiceReading | None = None) -> PreparedChunk:
+        """All of one chunk's text work, on any thread; raises ``NothingToSpeak``. ``reading``: how the voice reads
+        it (normalized or not, its lexicon, whether a span in another script is read by its own language's
+        reader, ``text.foreign``); default: ``VoiceReading.of(voice)``."""
         ...
 
     def speak(self, chunk: PreparedChunk, speed: float = 1.0, interruption: Interruption | None = None) -> Speech:
@@ -269,14 +262,7 @@ class PrepareThenSpeak:
     def max_batch(self) -> int:
         return 1
 
-    def prepare(
-        self,
-        text: str,
-        voice: str,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-        foreign: ForeignScript = READ,
-    ) -> PreparedChunk:
+    def prepare(self, text: str, voice: str, reading: VoiceReading | None = None) -> PreparedChunk:
         raise NotImplementedError
 
     def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
@@ -303,9 +289,7 @@ class PrepareThenSpeak:
         voice: str,
         speed: float = 1.0,
         interruption: Interruption | None = None,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-        foreign: ForeignScript = READ,
+        reading: VoiceReading | None = None,
     ) -> Speech:
         """Audio for one chunk of text and when each of its written words is heard."""
-        return self.speak(self.prepare(text, voice, normalized, lexicon, foreign), speed, interruption)
+        return self.speak(self.prepare(text, voice, reading), speed, interruption)

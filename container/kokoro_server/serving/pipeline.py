@@ -12,11 +12,12 @@ import asyncio
 import time
 from collections import deque
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import NothingToSpeak, SpeechEngine
 from kokoro_server.text.foreign import READ, ForeignScript
+from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.script import split_anchors
 
 from .breaks import by_word
@@ -48,7 +49,8 @@ class ChunkPipeline:
         self._engine = engine
         self._scheduler = scheduler
         self._plan = plan
-        self._voice, self._normalized, self._foreign = voice, normalized, foreign
+        self._voice = voice
+        self._reading = VoiceReading.of(voice, normalized, foreign=foreign)  # each chunk brings its lexicon
         self._ready: deque[Step] = deque()  # the steps a chunk brought: its pauses and marks around its words
         self._ahead: Future[Prepared] | None = None
         self._started = False
@@ -81,7 +83,7 @@ class ChunkPipeline:
             text, placed = split_anchors(step.text) if step.run.anchors else (step.text, [])
             anchored: list[tuple[int, Pause | Mark]] = [(offset, step.run.anchors[anchor]) for offset, anchor in placed]
             try:
-                prepared = self._engine.prepare(text, self._voice, self._normalized, step.lexicon, self._foreign)
+                prepared = self._engine.prepare(text, self._voice, replace(self._reading, lexicon=step.lexicon))
             except NothingToSpeak:
                 ready.extend(item for _, item in anchored)
                 continue

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from kokoro_core.lexicon import NO_LEXICON, Lexicon, unmasked
 from kokoro_core.segmenter import WIDE_LETTERS
-from kokoro_core.speakable import speakable
+from kokoro_core.speakable import language_of, speakable
 
 from .foreign import READ, ForeignScript, marked, segments
 from .normalize import normalize
@@ -98,6 +98,13 @@ class VoiceReading:
     normalized: bool = True
     lexicon: Lexicon = NO_LEXICON
     foreign: ForeignScript = READ
+
+    @classmethod
+    def of(
+        cls, voice: str, normalized: bool = True, lexicon: Lexicon = NO_LEXICON, foreign: ForeignScript = READ
+    ) -> VoiceReading:
+        """How ``voice`` reads text: in its voice's language, with these options."""
+        return cls(language_of(voice), normalized, lexicon, foreign)
 
     def said(self, text: str) -> str:
         """``text`` as said, a lexicon's phonemes between slashes."""

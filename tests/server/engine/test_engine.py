@@ -11,6 +11,7 @@ from kokoro_onnx.config import MAX_PHONEME_LENGTH
 from kokoro_core.chunker import chunk_text
 from kokoro_server.engine.kokoro import SAMPLE_RATE
 from kokoro_server.engine.speech_engine import Interrupted, Interruption, NothingToSpeak
+from kokoro_server.text.reading import VoiceReading
 from tests.speech import plausible_duration
 from tests.waiting import wait_until
 
@@ -62,7 +63,7 @@ def test_emoji_are_skipped_and_a_chinese_name_read_by_its_reader_for_english(eng
     read = engine.phonemize("Great news 你好", "af_heart")
     assert read.startswith(engine.phonemize("Great news", "af_heart"))
     assert read.endswith(engine._g2p("你好", "cmn"))
-    skipped = engine.phonemize("Great news 你好", "af_heart", foreign="skip")
+    skipped = engine.phonemize("Great news 你好", "af_heart", VoiceReading.of("af_heart", foreign="skip"))
     assert skipped == engine.phonemize("Great news", "af_heart")
     with pytest.raises(NothingToSpeak):
         engine.synthesize("🎉👋", "af_heart")
@@ -98,13 +99,13 @@ def test_a_call_in_flight_is_interrupted_and_later_calls_under_it_refused(engine
 
 def test_amounts_are_said_in_words_unless_normalization_is_off(engine):
     normalized = engine.phonemize("It's $1,284.50.", "af_heart")
-    as_written = engine.phonemize("It's $1,284.50.", "af_heart", normalized=False)
+    as_written = engine.phonemize("It's $1,284.50.", "af_heart", VoiceReading.of("af_heart", normalized=False))
     assert "dˈɑːlɚz" in normalized and "sˈɛnts" in normalized  # "... dollars and fifty cents"
     assert "sˈɛnts" not in as_written
     # British voices read the date day first: "the twelfth of March".
     assert "mˈɑːtʃ" in engine.phonemize("On 12/03/2026.", "bf_emma")
     assert len(engine.synthesize("It's $1,284.50.", "af_heart").audio) > len(
-        engine.synthesize("It's $1,284.50.", "af_heart", normalized=False).audio
+        engine.synthesize("It's $1,284.50.", "af_heart", reading=VoiceReading.of("af_heart", normalized=False)).audio
     )
 
 

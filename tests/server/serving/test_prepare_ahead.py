@@ -14,11 +14,10 @@ from contextlib import contextmanager
 
 import aiohttp
 
-from kokoro_core.lexicon import NO_LEXICON, Lexicon
 from kokoro_server.engine.fake_engine import FakeEngine
 from kokoro_server.engine.speech_engine import Interrupted, PreparedChunk, Speech, SpeechRequest
 from kokoro_server.settings import ServerSettings
-from kokoro_server.text.foreign import READ, ForeignScript
+from kokoro_server.text.reading import VoiceReading
 from tests.local_server import RunningServer, wait_until_idle
 from tests.speech import connect, run, until
 from tests.waiting import await_until
@@ -38,16 +37,9 @@ class RecordingEngine(FakeEngine):
         self.spoken = 0
         self.prepared: list[tuple[str, int]] = []  # (chunk, chunks spoken when its text work began)
 
-    def prepare(
-        self,
-        text: str,
-        voice: str,
-        normalized: bool = True,
-        lexicon: Lexicon = NO_LEXICON,
-        foreign: ForeignScript = READ,
-    ) -> PreparedChunk:
+    def prepare(self, text: str, voice: str, reading: VoiceReading | None = None) -> PreparedChunk:
         self.prepared.append((text, self.spoken))
-        return super().prepare(text, voice, normalized, lexicon, foreign)
+        return super().prepare(text, voice, reading)
 
     def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
         spoken = super().speak_batch(requests)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kokoro_server.text.reading import VoiceReading
 from tests.server.serving.test_marks import heard_digit as heard  # the recognizer on one grammar, any words
 
 # written, what a listener expects to hear, what else the recognizer may choose
@@ -32,7 +33,7 @@ def _grammar(path: Path, expected: str, others: list[str]) -> Path:
 
 
 def _heard(engine, text: str, grammar: Path, normalized: bool) -> str:
-    audio = engine.synthesize(text, "af_heart", normalized=normalized).audio
+    audio = engine.synthesize(text, "af_heart", reading=VoiceReading.of("af_heart", normalized)).audio
     return heard(np.asarray(audio, dtype=np.float32), grammar)
 
 

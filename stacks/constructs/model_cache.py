@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import aws_cdk as cdk
 from aws_cdk import aws_iam as iam
@@ -47,6 +47,22 @@ class ModelCacheSettings:
             bucket_removal_policy=settings.bucket_removal_policy,
             removal_policy=settings.removal_policy,
         )
+
+    def populator_properties(self, bucket_name: str) -> dict[str, Any]:
+        """What the populator's custom resource is given: the cache's bucket and prefix, the pinned files."""
+        source = self.model_source
+        return {
+            "Bucket": bucket_name,
+            "Prefix": self.prefix,
+            "Repo": source.repo,
+            "Revision": source.revision,
+            "Files": {name: spec.model_dump(exclude_none=True) for name, spec in sorted(source.files.items())},
+            "Onnx": source.onnx,
+            "Voices": source.voices,
+            "DefaultVoice": self.default_voice,
+            "HubEndpoint": self.hub_endpoint,
+            **({"HubTokenSecretArn": self.hub_token_secret_arn} if self.hub_token_secret_arn else {}),
+        }
 
 
 class ModelCache(Construct):
@@ -120,18 +136,7 @@ class ModelCache(Construct):
             "Files",
             service_token=provider.service_token,
             resource_type="Custom::KokoroModelCache",
-            properties={
-                "Bucket": self.bucket.bucket_name,
-                "Prefix": self.prefix,
-                "Repo": source.repo,
-                "Revision": source.revision,
-                "Files": {name: spec.model_dump(exclude_none=True) for name, spec in sorted(source.files.items())},
-                "Onnx": source.onnx,
-                "Voices": source.voices,
-                "DefaultVoice": settings.default_voice,
-                "HubEndpoint": settings.hub_endpoint,
-                **({"HubTokenSecretArn": settings.hub_token_secret_arn} if settings.hub_token_secret_arn else {}),
-            },
+            properties=settings.populator_properties(self.bucket.bucket_name),
         )
 
 

@@ -23,10 +23,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from kokoro_tools.deploy_shaped import deploy_shaped
+from kokoro_tools.deploy_shaped import ANOTHER_USER, deploy_shaped, set_modes
 from kokoro_tools.image_run import serve_command
 from kokoro_tools.ports import free_port
-from kokoro_tools.rehearsal import ANOTHER_USER
 from tests.server.serving.server_process import log_events, ping_statuses
 from tests.speech import connect, plausible_duration, receive, run, until
 
@@ -62,10 +61,7 @@ def delivered_model(embedded_model_dir: Path, tmp_path_factory: pytest.TempPathF
     read-only, owned by another user than the server's."""
     folder = tmp_path_factory.mktemp("opt-ml") / "model"
     shutil.copytree(deploy_shaped("onnx-community"), folder)
-    for path in sorted([folder, *folder.rglob("*")], reverse=True):
-        if os.geteuid() == 0:
-            os.chown(path, ANOTHER_USER, ANOTHER_USER)
-        path.chmod(0o555 if path.is_dir() else 0o444)
+    set_modes(folder, read_only=True)
     return folder
 
 

@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 from kokoro_core.model_cache import verify_directory
 from kokoro_server.engine.device import GPU_MAX_BATCH
 from kokoro_stream.cli import app
+from kokoro_tools.deploy_shaped import ANOTHER_USER
 from kokoro_tools.ports import free_port
-from kokoro_tools.rehearsal import ANOTHER_USER, cdk_settings, rehearse
+from kokoro_tools.rehearsal import cdk_settings, rehearse
 
 pytestmark = pytest.mark.model  # the server loads the deploy-shaped model
 

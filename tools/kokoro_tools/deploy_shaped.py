@@ -14,10 +14,10 @@ that gives its durations as an output and takes an int32 speed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,13 +26,14 @@ from typing import Any
 import onnx
 from onnx import TensorProto, helper
 
-from kokoro_core.model_cache import MANIFEST_NAME, FileEntry, Manifest, verify_directory
+from kokoro_core.model_cache import MANIFEST_NAME, FileEntry, Manifest, sha256_file, verify_directory
 from kokoro_server.engine.durations import durations_tensor
 from kokoro_server.engine.embedded_model import cache_root, verified_model
 from kokoro_server.engine.float_graph import float_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_VERSION = 1  # bump when what is built changes: a built directory is reused by its name
+ANOTHER_USER = 65534  # nobody: what SageMaker's files are owned by is not documented, so not the server's user
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,20 @@ SHAPES = {
 }
 
 
-def default_model_source() -> dict[str, Any]:
-    """The ``model_source`` cdk.json deploys."""
-    source: dict[str, Any] = json.loads((ROOT / "cdk.json").read_text())["context"]["model_source"]
-    return source
+def stacks_importable() -> None:
+    """The CDK app's ``stacks`` package, which lives beside cdk.json and is not installed: importable from
+    wherever the command runs, as ``cdk`` runs app.py from the repository root."""
+    os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")  # the CDK's banner on Node.js 20
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+
+
+def cdk_settings() -> Any:
+    """The settings ``cdk deploy`` would deploy with: cdk.json's context, validated as app.py validates it."""
+    stacks_importable()
+    from stacks.config import settings_from_context
+
+    return settings_from_context(json.loads((ROOT / "cdk.json").read_text())["context"])
 
 
 def reshape(model: onnx.ModelProto, shape: Shape) -> None:
@@ -88,31 +99,43 @@ def reshape(model: onnx.ModelProto, shape: Shape) -> None:
 def build(out_dir: Path, shape: Shape, int8_dir: Path, manifest: Manifest, float32: bool = True) -> Manifest:
     """Write the model directory for ``shape`` into ``out_dir`` (which must not exist yet) from the int8 model
     directory ``int8_dir``: the graph at the default ``model_source``'s path, the voices it pins."""
-    source = default_model_source()
+    settings = cdk_settings()
+    source = settings.model_source
     model = onnx.load(str(int8_dir / manifest.onnx))
     if float32:
         float_graph(model)
     reshape(model, shape)
     files: dict[str, FileEntry] = {}
-    for name, pinned in source["files"].items():
+    for name, pinned in source.files.items():
         target = out_dir / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        if name == source["onnx"]:
+        if name == source.onnx:
             onnx.save(model, str(target))
-            data = target.read_bytes()
-            files[name] = FileEntry(hashlib.sha256(data).hexdigest(), len(data))
+            files[name] = FileEntry(*sha256_file(target))
             continue
         shutil.copyfile(int8_dir / manifest.voices / Path(name).name, target)
-        files[name] = FileEntry(pinned["sha256"], pinned["bytes"])
+        files[name] = FileEntry(pinned.sha256, pinned.bytes)
     written = Manifest(
-        source=f"{source['repo']}@{source['revision']}",
+        source=source.source,
         files=files,
-        onnx=source["onnx"],
-        voices=source["voices"],
-        default_voice=manifest.default_voice,
+        onnx=source.onnx,
+        voices=source.voices,
+        default_voice=settings.default_voice,
     )
     (out_dir / MANIFEST_NAME).write_text(written.to_json())
     return verify_directory(out_dir)  # the voices' bytes checked against the pins they must match
+
+
+def set_modes(folder: Path, read_only: bool) -> None:
+    """``folder`` and everything in it readable by every user and, unless ``read_only``, writable by its owner.
+    Read-only is how SageMaker delivers ``/opt/ml/model``: run as root, it is also given to another user."""
+    for path in sorted([folder, *folder.rglob("*")], reverse=True):  # files before their folders
+        if read_only and os.geteuid() == 0:
+            os.chown(path, ANOTHER_USER, ANOTHER_USER)
+        if path.is_dir():
+            path.chmod(0o555 if read_only else 0o755)
+        else:
+            path.chmod(0o444 if read_only else 0o644)
 
 
 def deploy_shaped(name: str = "onnx-community", float32: bool = True) -> Path:
@@ -126,8 +149,7 @@ def deploy_shaped(name: str = "onnx-community", float32: bool = True) -> Path:
     with tempfile.TemporaryDirectory(dir=directory.parent, prefix=".building-") as scratch:
         staging = Path(scratch) / "model"
         build(staging, shape, int8_dir, manifest, float32)
-        for path in [staging, *staging.rglob("*")]:  # as SageMaker delivers it: readable by every user
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        set_modes(staging, read_only=False)  # readable by every user, as SageMaker delivers it
         try:
             staging.rename(directory)
         except OSError:

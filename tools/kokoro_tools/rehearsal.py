@@ -31,8 +31,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,15 +46,17 @@ from kokoro_server.text.word_timing import TimedWord
 from kokoro_stream import SageMakerBidiTransport, SageMakerPostTransport, Speaker
 from kokoro_stream.reply import AudioChunk
 
-from .deploy_shaped import ROOT, deploy_shaped
+from .deploy_shaped import ANOTHER_USER, cdk_settings, deploy_shaped, set_modes, stacks_importable
 from .emulator_host import emulating
 from .hub_standin import serving_hub
+from .ports import wait_ready
 
 BUCKET = "kokoro-model-cache-rehearsal"
 REGION = "us-east-1"
 LAMBDA_SECONDS = 15 * 60  # the populator's function timeout: the handler paces itself against it
 IMAGE_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}  # container/Dockerfile's ENV
-ANOTHER_USER = 65534  # nobody: what SageMaker's files are owned by is not documented, so not the server's user
+# Never checked: the S3 stand-in takes any, and the runtime emulator checks a signature's scope, not its secret.
+CREDENTIALS = {"AWS_ACCESS_KEY_ID": "rehearsal", "AWS_SECRET_ACCESS_KEY": "rehearsal"}
 POST_TEXT = "Your order 4 7 1 ships today."
 BIDI_TEXT = "Thanks for waiting. Your refund of 42 dollars is on its way, and it should arrive by Friday."
 
@@ -70,25 +70,8 @@ class Rehearsal:
     """What each step did, in order, for the user and the tests."""
 
     steps: list[str] = field(default_factory=list)
-    model_dir: Path | None = None
     server_log: str = ""
     events: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _stacks_importable() -> None:
-    """The CDK app's ``stacks`` package, which lives beside cdk.json and is not installed: importable from
-    wherever the command runs, as ``cdk`` runs app.py from the repository root."""
-    os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")  # the CDK's banner on Node.js 20
-    if str(ROOT) not in sys.path:
-        sys.path.append(str(ROOT))
-
-
-def cdk_settings() -> Any:
-    """The settings ``cdk deploy`` would deploy with: cdk.json's context, validated as app.py validates it."""
-    _stacks_importable()
-    from stacks.config import settings_from_context
-
-    return settings_from_context(json.loads((ROOT / "cdk.json").read_text())["context"])
 
 
 @contextlib.contextmanager
@@ -116,33 +99,20 @@ class _LambdaContext:
 
 def populate(settings: Any, model: Path, s3_url: str) -> tuple[str, dict[str, Any]]:
     """Step 1 and 2: the handler fills the stack's prefix from the hub stand-in; return the prefix and its reply."""
-    _stacks_importable()
+    stacks_importable()
+    from stacks.constructs.model_cache import ModelCacheSettings
     from stacks.handlers.model_cache_populator import on_event
 
-    source = settings.model_source
-    pins = {name: spec.model_dump(exclude_none=True) for name, spec in sorted(source.files.items())}
+    properties = ModelCacheSettings.of(settings).populator_properties(BUCKET)
+    source, pins = settings.model_source, properties["Files"]
     shaped = read_manifest(model).files[source.onnx]
     pins[source.onnx] = {"bytes": shaped.bytes, "sha256": shaped.sha256}  # the stand-in graph's own pin
-    credentials = {"AWS_ACCESS_KEY_ID": "rehearsal", "AWS_SECRET_ACCESS_KEY": "rehearsal"}  # never checked
     with (
         serving_hub(model, source.repo, source.revision, sorted(pins)) as hub,
-        _environment({**credentials, "AWS_DEFAULT_REGION": REGION, "AWS_ENDPOINT_URL_S3": s3_url}),
+        _environment({**CREDENTIALS, "AWS_DEFAULT_REGION": REGION, "AWS_ENDPOINT_URL_S3": s3_url}),
     ):
         boto3.client("s3").create_bucket(Bucket=BUCKET)
-        event = {
-            "RequestType": "Create",
-            "ResourceProperties": {
-                "Bucket": BUCKET,
-                "Prefix": settings.cache_prefix,
-                "Repo": source.repo,
-                "Revision": source.revision,
-                "Files": pins,
-                "Onnx": source.onnx,
-                "Voices": source.voices,
-                "DefaultVoice": settings.default_voice,
-                "HubEndpoint": hub,
-            },
-        }
+        event = {"RequestType": "Create", "ResourceProperties": {**properties, "HubEndpoint": hub}}
         reply = on_event(event, _LambdaContext())
     return settings.cache_prefix, reply
 
@@ -159,17 +129,14 @@ def deliver(s3: Any, prefix: str, target: Path) -> int:
         path = target / key.removeprefix(prefix)
         path.parent.mkdir(parents=True, exist_ok=True)
         s3.download_file(BUCKET, key, str(path))
-    for path in sorted([target, *target.rglob("*")], reverse=True):  # files before their folders
-        if os.geteuid() == 0:
-            os.chown(path, ANOTHER_USER, ANOTHER_USER)
-        path.chmod(0o555 if path.is_dir() else 0o444)
+    set_modes(target, read_only=True)
     return len(keys)
 
 
 def container_environment(settings: Any, model_dir: Path, port: int) -> tuple[dict[str, str], str]:
     """Step 4's environment: the image's, the stack's for the instance type, where SageMaker puts the model;
     and a note when this host cannot give the server the GPU the instance type would."""
-    _stacks_importable()
+    stacks_importable()
     from stacks.constructs.endpoint import server_environment
 
     env = {**IMAGE_ENV, **server_environment(settings.endpoint_name, settings.instance_type, settings.container_env)}
@@ -184,20 +151,6 @@ def container_environment(settings: Any, model_dir: Path, port: int) -> tuple[di
             f"and KOKORO_MAX_BATCH={env['KOKORO_MAX_BATCH']} for the GPU's batched calls"
         )
     return env, note
-
-
-def wait_in_service(port: int, process: subprocess.Popen[str], timeout: float) -> None:
-    """Step 5: /ping until 200, as SageMaker's health check polls it; fails if the server exits first."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RehearsalFailed(f"the server exited with status {process.returncode} before /ping answered 200")
-        with contextlib.suppress(urllib.error.URLError, ConnectionError, TimeoutError):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/ping", timeout=5) as response:
-                if response.status == 200:
-                    return
-        time.sleep(0.5)
-    raise RehearsalFailed(f"/ping did not answer 200 within the health-check timeout ({timeout:.0f} s)")
 
 
 def checked(chunks: list[AudioChunk], route: str) -> list[str]:
@@ -231,8 +184,7 @@ async def _spoken(transport: Any, text: str) -> list[AudioChunk]:
 
 def speak_through_runtime(port: int, endpoint_name: str) -> list[str]:
     """Step 5's speech: the real client over the SageMaker runtime emulator, POST then bidirectional."""
-    credentials = {"AWS_ACCESS_KEY_ID": "rehearsal", "AWS_SECRET_ACCESS_KEY": "rehearsal"}  # scope checked only
-    with _environment(credentials), emulating(f"http://127.0.0.1:{port}", endpoint_name, REGION) as emulator:
+    with _environment(CREDENTIALS), emulating(f"http://127.0.0.1:{port}", endpoint_name, REGION) as emulator:
         runtime = boto3.client(
             "sagemaker-runtime", region_name=REGION, endpoint_url=emulator.url, verify=str(emulator.ca_file)
         )
@@ -244,7 +196,7 @@ def speak_through_runtime(port: int, endpoint_name: str) -> list[str]:
     return checked(post, "POST /invocations") + checked(bidi, "WS /invocations-bidirectional-stream")
 
 
-def rehearse(port: int = 8080, say: Callable[[str], None] = print, keep: Path | None = None) -> Rehearsal:
+def rehearse(port: int = 8080, say: Callable[[str], None] = print) -> Rehearsal:
     """The first deploy, step by step; ``say`` gets a line per step. Raises ``RehearsalFailed``."""
     from moto.server import ThreadedMotoServer
 
@@ -267,16 +219,17 @@ def rehearse(port: int = 8080, say: Callable[[str], None] = print, keep: Path | 
         step(
             f"model cache: the populator wrote {reply['Data']['Files']} files and the manifest to s3://{BUCKET}/{prefix}"
         )
-        with tempfile.TemporaryDirectory(prefix="kokoro-rehearsal-", dir=keep) as scratch:
+        with tempfile.TemporaryDirectory(prefix="kokoro-rehearsal-") as scratch:
             model_dir = Path(scratch) / "opt/ml/model"
-            with _environment({"AWS_ACCESS_KEY_ID": "rehearsal", "AWS_SECRET_ACCESS_KEY": "rehearsal"}):
-                s3 = boto3.client("s3", region_name=REGION, endpoint_url=s3_url)
-                files = deliver(s3, prefix, model_dir)
-            owner = f"owned by uid {ANOTHER_USER}" if os.geteuid() == 0 else "owned by this user (not root)"
-            step(f"/opt/ml/model: {files} files at {model_dir}, read-only, {owner}")
-            rehearsal.model_dir = model_dir
-            _serve_and_speak(settings, model_dir, port, step, rehearsal)
-            _restore_write_bits(model_dir)  # so that the scratch folder can be removed
+            try:
+                with _environment(CREDENTIALS):
+                    s3 = boto3.client("s3", region_name=REGION, endpoint_url=s3_url)
+                    files = deliver(s3, prefix, model_dir)
+                owner = f"owned by uid {ANOTHER_USER}" if os.geteuid() == 0 else "owned by this user (not root)"
+                step(f"/opt/ml/model: {files} files at {model_dir}, read-only, {owner}")
+                _serve_and_speak(settings, model_dir, port, step, rehearsal)
+            finally:
+                set_modes(model_dir, read_only=False)  # so that the scratch folder can be removed, whatever failed
     finally:
         s3_server.stop()
     return rehearsal
@@ -301,9 +254,9 @@ def _serve_and_speak(
             text=True,
         )
         try:
-            try:
-                wait_in_service(port, process, settings.health_check_timeout_seconds)
-            except RehearsalFailed as failed:
+            try:  # /ping until 200, as SageMaker's health check polls it
+                wait_ready(f"http://127.0.0.1:{port}", process, settings.health_check_timeout_seconds)
+            except (RuntimeError, TimeoutError) as failed:
                 log.seek(0)
                 raise RehearsalFailed(f"{failed}; the server's log ends:\n{log.read()[-3000:]}") from None
             step(f"container: /ping answered 200 after {time.monotonic() - started:.0f} s, port {port}")
@@ -325,8 +278,3 @@ def _serve_and_speak(
     loaded = next((event for event in rehearsal.events if event["event"] == "model_loaded"), None)
     if loaded is not None:
         step(f"container: model_loaded {json.dumps({k: v for k, v in loaded.items() if k != 'event'})}")
-
-
-def _restore_write_bits(model_dir: Path) -> None:
-    for path in [model_dir, *model_dir.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)

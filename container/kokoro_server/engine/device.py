@@ -67,11 +67,18 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def _nvidia_driver() -> ctypes.CDLL | None:
+    """The NVIDIA driver's CUDA library, None where there is none (a CPU host)."""
+    try:
+        return ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+
+
 def nvidia_gpus() -> int:
     """GPUs the NVIDIA driver reports to this process; 0 when there is no driver (a CPU host)."""
-    try:
-        driver = ctypes.CDLL("libcuda.so.1")
-    except OSError:
+    driver = _nvidia_driver()
+    if driver is None:
         return 0
     count = ctypes.c_int(0)
     if driver.cuInit(0) != 0 or driver.cuDeviceGetCount(ctypes.byref(count)) != 0:
@@ -86,12 +93,9 @@ def gpu_usable() -> bool:
 
 def cuda_driver_version() -> str | None:
     """The CUDA version the host's NVIDIA driver supports ("12.2"), None without a driver."""
-    try:
-        driver = ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return None
+    driver = _nvidia_driver()
     version = ctypes.c_int(0)
-    if driver.cuDriverGetVersion(ctypes.byref(version)) != 0:
+    if driver is None or driver.cuDriverGetVersion(ctypes.byref(version)) != 0:
         return None
     return f"{version.value // 1000}.{version.value % 1000 // 10}"
 
@@ -118,9 +122,7 @@ def gpu_failure(providers: tuple[str, ...]) -> str:
 def wanted_device(settings: ServerSettings) -> RunsOn:
     if settings.device != "auto":
         return settings.device
-    if "CUDAExecutionProvider" not in ort.get_available_providers():
-        return "cpu"
-    return "cuda" if nvidia_gpus() else "cpu"
+    return "cuda" if gpu_usable() else "cpu"
 
 
 def plan_for(settings: ServerSettings, device: RunsOn, note: str = "") -> Plan:

@@ -67,8 +67,8 @@ def durations_tensor(graph: onnx.GraphProto) -> str:
     producer = {name: node for node in graph.node for name in node.output}
     cumulative = (node for node in graph.node if node.op_type == "CumSum")
     found = [node.input[0] for node in cumulative if _from_rounding(node.input[0], producer)]
-    if len(found) != 1:
-        found = _rounded_and_cast(graph) if not found else found
+    if not found:
+        found = _rounded_and_cast(graph)
     if len(found) != 1:
         raise NoDurations(
             f"expected one CumSum over rounded per-token durations, or one Round cast to integers, in the model's "

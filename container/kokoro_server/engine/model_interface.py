@@ -21,6 +21,7 @@ is needed. Everything else in the engine feeds and reads the graph through this 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -72,12 +73,7 @@ class ModelInterface:
 
     def describe(self) -> str:
         """One line for the log and ``model check``: which tensor plays which role."""
-        speed = (
-            self.speed
-            + {"float": "", "cast": " (int in the export, fed as float)", "whole": " (int, whole speeds only)"}[
-                self.speed_feed
-            ]
-        )
+        speed = self.speed + _SPEED_NOTES[self.speed_feed]
         parts = [f"tokens={self.tokens}", f"style={self.style}", f"speed={speed}", f"audio={self.audio}"]
         parts.append(f"durations={self.durations or 'found in the graph'}")
         if self.lengths:
@@ -89,6 +85,35 @@ class ModelInterface:
         if self.speed_feed != "whole":
             return values
         return [max(1.0, float(int(value + 0.5))) for value in values]
+
+    def feed_one(self, tokens: Sequence[int], style: np.ndarray, speed: float) -> dict[str, np.ndarray]:
+        """What the export takes to speak ``tokens`` (without the pad at each end) alone."""
+        return {
+            self.tokens: np.array([[0, *tokens, 0]], dtype=self.tokens_dtype),
+            self.style: np.asarray(style, dtype=self.style_dtype).reshape([1] * (self.style_rank - 1) + [-1]),
+            self.speed: np.array(self.speeds([speed]), dtype=self.speed_dtype).reshape([1] * self.speed_rank),
+        }
+
+    def feed_batch(self, items: Sequence[tuple[Sequence[int], np.ndarray, float]]) -> dict[str, np.ndarray]:
+        """What a batch-capable graph takes to speak ``items`` (tokens without their pads, style, speed) at once:
+        each item's tokens padded with the pad token (0) to the longest, and its length."""
+        longest = max(len(tokens) for tokens, _, _ in items) + 2
+        padded = np.zeros((len(items), longest), dtype=self.tokens_dtype)
+        for row, (tokens, _, _) in enumerate(items):
+            padded[row, 1 : len(tokens) + 1] = tokens
+        return {
+            self.tokens: padded,
+            LENGTHS: np.array([len(tokens) + 2 for tokens, _, _ in items], dtype=np.int64),
+            self.style: np.stack([np.asarray(style, dtype=self.style_dtype).ravel() for _, style, _ in items]),
+            self.speed: np.array(self.speeds([speed for _, _, speed in items]), dtype=self.speed_dtype),
+        }
+
+
+_SPEED_NOTES: dict[SpeedFeed, str] = {
+    "float": "",
+    "cast": " (int in the export, fed as float)",
+    "whole": " (int, whole speeds only)",
+}
 
 
 def _type_name(elem_type: int) -> str:

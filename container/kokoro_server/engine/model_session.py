@@ -27,7 +27,7 @@ from kokoro_server.settings import CudnnAlgoSearch, Device
 from .batch_graph import BatchGraph, batch_capable, is_batch_capable
 from .durations import expose_durations
 from .integer_conv import convolutions_as_matmuls
-from .model_interface import FRAMES, LENGTHS, ModelInterface, feed_speed_as_float, find_interface
+from .model_interface import FRAMES, ModelInterface, feed_speed_as_float, find_interface
 from .speech_engine import Call
 
 
@@ -135,28 +135,14 @@ class ModelSession:
         return outputs
 
     def _run_one(self, item: ModelInput, run_options: ort.RunOptions) -> tuple[np.ndarray, np.ndarray]:
-        roles = self.interface
-        feed = {
-            roles.tokens: np.array([[0, *item.tokens, 0]], dtype=roles.tokens_dtype),
-            roles.style: np.asarray(item.style, dtype=roles.style_dtype).reshape([1] * (roles.style_rank - 1) + [-1]),
-            roles.speed: np.array(roles.speeds([item.speed]), dtype=roles.speed_dtype).reshape([1] * roles.speed_rank),
-        }
-        audio, frames = self._session.run([roles.audio, self._durations], feed, run_options)
+        feed = self.interface.feed_one(item.tokens, item.style, item.speed)
+        audio, frames = self._session.run([self.interface.audio, self._durations], feed, run_options)
         return np.asarray(audio, dtype=np.float32).ravel(), np.asarray(frames, dtype=np.int64).ravel()
 
     def _run_batch(self, inputs: list[ModelInput], run_options: ort.RunOptions) -> list[tuple[np.ndarray, np.ndarray]]:
-        roles = self.interface
-        longest = max(len(item.tokens) for item in inputs) + 2
-        tokens = np.zeros((len(inputs), longest), dtype=roles.tokens_dtype)  # 0 is the pad token
-        for row, item in enumerate(inputs):
-            tokens[row, 1 : len(item.tokens) + 1] = item.tokens
-        feed = {
-            roles.tokens: tokens,
-            LENGTHS: np.array([len(item.tokens) + 2 for item in inputs], dtype=np.int64),
-            roles.style: np.stack([np.asarray(item.style, dtype=roles.style_dtype).ravel() for item in inputs]),
-            roles.speed: np.array(roles.speeds([item.speed for item in inputs]), dtype=roles.speed_dtype),
-        }
-        audio, durations, frames = self._session.run([roles.audio, self._durations, FRAMES], feed, run_options)
+        feed = self.interface.feed_batch([(item.tokens, item.style, item.speed) for item in inputs])
+        outputs = [self.interface.audio, self._durations, FRAMES]
+        audio, durations, frames = self._session.run(outputs, feed, run_options)
         per_frame = len(audio[0]) // max(1, int(np.max(frames)))
         return [
             (

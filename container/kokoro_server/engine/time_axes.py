@@ -18,7 +18,7 @@ import onnx
 import onnxruntime as ort
 from onnx import helper
 
-from .model_interface import FRAMES, LENGTHS, ModelInterface
+from .model_interface import FRAMES, ModelInterface
 
 Level = Literal["tokens", "frames"]
 PROBE_TOKENS = (4, 4, 7)  # each run's token count (its two pads aside)
@@ -71,12 +71,7 @@ def measure(
     tokens = [int(token) for token in np.random.default_rng(0).integers(16, 150, max(PROBE_TOKENS))]
     runs: list[tuple[int, int, dict[str, tuple[int, ...]]]] = []
     for count, speed, batch in zip(PROBE_TOKENS, PROBE_SPEEDS, PROBE_BATCH, strict=True):
-        feed = {
-            interface.tokens: np.array([[0, *tokens[:count], 0]] * batch, dtype=interface.tokens_dtype),
-            LENGTHS: np.full(batch, count + 2, dtype=np.int64),
-            interface.style: np.repeat(styles[count].reshape(1, -1), batch, axis=0).astype(interface.style_dtype),
-            interface.speed: np.array(interface.speeds([speed] * batch), dtype=interface.speed_dtype),
-        }
+        feed = interface.feed_batch([(tokens[:count], styles[count], speed)] * batch)
         values = session.run(wanted, feed)
         runs.append(
             (count + 2, int(values[0][0]), {name: np.shape(value) for name, value in zip(wanted, values, strict=True)})

@@ -56,7 +56,19 @@ class Scaled:
     scale: str  # "thousand", "million", "billion", "trillion"
 
 
-Quantity = Number | Fraction | Scaled
+@dataclass(frozen=True)
+class Power:
+    """A number to a power: "10⁸", "10^-3", "2^n"; with ``times``, a number in scientific notation
+    ("3 × 10⁸", "6.02×10^23"). ``raised`` where the power is written as a superscript, whose 2 and 3 are said as a
+    square and a cube ("10²")."""
+
+    base: Number
+    exponent: Number | Word
+    raised: bool = False
+    times: Number | None = None
+
+
+Quantity = Number | Fraction | Scaled | Power
 
 
 @dataclass(frozen=True)
@@ -269,8 +281,8 @@ class Joined:
 
 
 Form = (
-    Number | Ordinal | Fraction | Scaled | Money | Percent | Measure | Per | Times | Dimensions | FeetInches | Range
-    | Signed | Date | Year | Decade | Time | Duration | Period | Telephone | Electronic | Dotted | Code | Roman
+    Number | Ordinal | Fraction | Scaled | Power | Money | Percent | Measure | Per | Times | Dimensions | FeetInches
+    | Range | Signed | Date | Year | Decade | Time | Duration | Period | Telephone | Electronic | Dotted | Code | Roman
     | Address | Word | Said | Letters | Symbol | Joined
 )  # fmt: skip
 

@@ -36,6 +36,7 @@ from .forms import (
     Per,
     Percent,
     Period,
+    Power,
     Range,
     Roman,
     Said,
@@ -60,6 +61,7 @@ from .words_english import (
     LONE_SIGNS_BRITISH,
     MONTHS,
     PER_WORDS,
+    POWER,
     QUALIFIERS,
     SPACED_UNITS,
     STREET_TYPES,
@@ -124,6 +126,15 @@ def _(form: Scaled, british: bool) -> str:
     if isinstance(amount, Number) and amount.fraction and amount.fraction.endswith("0"):
         amount = replace(amount, fraction=amount.fraction.rstrip("0") or None)  # "$2.50M": two point five million
     return f"{say(amount, british)} {form.scale}"
+
+
+@_say.register
+def _(form: Power, british: bool) -> str:
+    times = f"{say(form.times, british)} {SYMBOLS['×']} " if form.times else ""
+    exponent = form.exponent
+    if form.raised and isinstance(exponent, Number) and not exponent.negative and exponent.whole in ("2", "3"):
+        return f"{times}{say(form.base, british)} {SYMBOLS['²' if exponent.whole == '2' else '³']}"  # "ten squared"
+    return f"{times}{say(form.base, british)} {POWER} {say(exponent, british)}"
 
 
 @_say.register

@@ -37,6 +37,7 @@ from .forms import (
     Per,
     Percent,
     Period,
+    Power,
     Range,
     Roman,
     Said,
@@ -131,6 +132,15 @@ def _(form: Fraction, lang: str) -> str:
 _HALF = {"es": "medio", "fr": "demi", "it": "mezzo", "pt_BR": "meio"}
 _A_HALF = {"es": "un medio", "fr": "un demi", "it": "un mezzo", "pt_BR": "um meio"}
 _OUT_OF = {"es": "de", "fr": "sur", "it": "su", "pt_BR": "de"}
+
+
+@_say.register
+def _(form: Power, lang: str) -> str:
+    times = f"{say(form.times, lang)} {words.SYMBOLS[lang]['×']} " if form.times else ""
+    exponent = form.exponent
+    if form.raised and isinstance(exponent, Number) and not exponent.negative and exponent.whole in ("2", "3"):
+        return f"{times}{say(form.base, lang)} {words.SYMBOLS[lang]['²' if exponent.whole == '2' else '³']}"
+    return f"{times}{say(form.base, lang)} {words.POWER[lang]} {say(exponent, lang)}"
 
 
 @_say.register

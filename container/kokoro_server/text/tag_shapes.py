@@ -23,6 +23,7 @@ from .forms import (
     Letters,
     Number,
     Period,
+    Power,
     Range,
     Said,
     Symbol,
@@ -34,7 +35,6 @@ from .forms import (
     separated,
 )
 from .locales import ROMANCE, SIGNS, Locale
-from .words_english import POWER
 
 # A sum as written: numbers and operators, then "=" and its result ("10-4=6", "3 × 4 = 12"). The "=" decides
 # that "-" is minus, not a range's "to", and "x" times, not "by".
@@ -272,20 +272,30 @@ def _plain_number(written: str) -> Number:
     return Number(whole, fraction if dot else None)
 
 
-_POWER = re.compile(r"(?P<base>\d{1,7}(?:\.\d{1,4})?)\^(?P<exponent>-?\d{1,3}|[a-z])")
+SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_NUMBER = r"\d{1,7}(?:\.\d{1,4})?"
+_POWER = re.compile(
+    rf"(?:(?P<times>{_NUMBER})[×x·*])?(?P<base>{_NUMBER})"
+    rf"(?:\^(?P<exponent>[-−]?\d{{1,3}}|[a-z])|(?P<raised>[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}}))"
+)
 
 
 def power(text: str, locale: Locale) -> Form | None:
-    """ "2^10", "10^-3", "2^n": a number to a power, as typed where superscripts cannot be (English only)."""
-    match = _POWER.fullmatch(text) if locale.language.startswith("en") else None
-    if match is None:
+    """ "2^10", "10^-3", "2^n", "10⁸", "10⁻³": a number to a power; "6.02×10^23", "3x10⁸": in scientific notation.
+    Hindi's and Japanese's readers read it as written."""
+    match = _POWER.fullmatch(text) if locale.language not in SIGNS else None
+    if match is None or (match["times"] and not match["base"].startswith("10")):
         return None
-    whole, _, fraction = match["base"].partition(".")
-    exponent = match["exponent"]
-    if exponent.isalpha():  # "back off for 2^n seconds": two to the power of n
-        return Joined((Number(whole, fraction or None), Said(POWER), Word(exponent)))
-    return Joined((Number(whole, fraction or None), Said(POWER),
-                   Number(exponent.lstrip("-"), negative=exponent.startswith("-"))))  # fmt: skip
+    exponent: Number | Word
+    if match["raised"]:
+        written = match["raised"].translate(str.maketrans(SUPERSCRIPTS, "0123456789"))
+        exponent = Number(written.lstrip("⁻⁺"), negative=written.startswith("⁻"))
+    elif match["exponent"].isalpha():  # "back off for 2^n seconds": two to the power of n
+        exponent = Word(match["exponent"])
+    else:
+        exponent = Number(match["exponent"].lstrip("-−"), negative=match["exponent"][0] in "-−")
+    times = _plain_number(match["times"]) if match["times"] else None
+    return Power(_plain_number(match["base"]), exponent, raised=bool(match["raised"]), times=times)
 
 
 _VARIABLE_POWER = re.compile(r"(?P<letter>[A-Za-z])(?P<sign>[²³])")

@@ -24,6 +24,7 @@ from .forms import (
     Per,
     Percent,
     Period,
+    Power,
     Range,
     Said,
     Scaled,
@@ -36,7 +37,7 @@ from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_clock import clock_rules
 from .tag_range import named_range, ranged
-from .tag_shapes import arithmetic, month_day
+from .tag_shapes import SUPERSCRIPTS, arithmetic, month_day
 from .tag_token import classify, quantity, read_number
 from .words_english import AMOUNT_NOUNS, COMPASS, CUP, DETERMINERS
 
@@ -122,7 +123,8 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     if isinstance(amount, Signed):  # "~5 min": about five minutes
         inner = _measured(amount.what, unit, per, False)
         return Signed(amount.sign, inner) if inner is not None else None
-    modifier = _describes(match, reading, index) and not (isinstance(amount, Number) and amount.fraction)
+    decimal = isinstance(amount, Number) and amount.fraction or isinstance(amount, Power)
+    modifier = _describes(match, reading, index) and not decimal
     return _measured(amount, unit, per, modifier)
 
 
@@ -138,7 +140,7 @@ def _measured(amount: Form | None, unit: str, per: str | None, modifier: bool) -
     measured: Form
     if isinstance(amount, Range) and isinstance(amount.high, Number):
         measured = Range(amount.low, Measure(amount.high, unit))
-    elif isinstance(amount, (Number, Fraction, Scaled)):
+    elif isinstance(amount, (Number, Fraction, Scaled, Power)):
         measured = Measure(amount, unit, before_noun=modifier and per is None)
     else:
         return None
@@ -310,6 +312,11 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             _measure,
         ),
         pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
+        pattern_rule(  # "10⁸ m/s", "6.02×10^23 mol": a power of ten, then its unit
+            rf"(?P<n>(?:\d{{1,7}}(?:\.\d{{1,4}})?[×x·*])?\d{{1,7}}(?:\.\d{{1,4}})?(?:\^[-−]?\d{{1,3}}|[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}}))"
+            rf"{GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?",
+            _measure,
+        ),
         pattern_rule(
             rf"(?P<whole>\d{{1,3}}){GAP}(?:(?P<top>\d{{1,2}})/(?P<bottom>\d{{1,2}})|(?P<vulgar>[{''.join(VULGAR)}]))",
             _mixed_fraction,

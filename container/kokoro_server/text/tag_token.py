@@ -46,6 +46,7 @@ from .forms import (
 from .locales import ROMANCE, Locale, locale_of
 from .tag_range import named_range, ranged
 from .tag_shapes import (
+    SUPERSCRIPTS,
     arithmetic,
     assignment,
     dated,
@@ -68,7 +69,7 @@ from .tokens import is_word, sayable
 
 DASHES = "-–—~〜～"
 # Signs that say something wherever they stand; a token without a digit or one of them is read as written.
-SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥×§©→−")
+SPOKEN_SIGNS = frozenset("&@#+=%$€£¥₹₩°/~≈<>≤≥±×÷‰§©→−")
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
 _CLOCK = re.compile(
     r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?"
@@ -185,11 +186,11 @@ def _rough(core: str, locale: Locale, before: str, after: str) -> Form | None:
 
 
 def _typed(core: str, locale: Locale) -> Form | None:
-    """What is typed as code or math: a sum or a setting ("10-4=6", "PORT=3000"), a power ("2^10"), a package at
+    """What is typed as code or math: a sum or a setting ("10-4=6", "PORT=3000"), a power ("2^10", "10⁸"), a package at
     its version ("react@18.2.0")."""
     if "=" in core:
         return arithmetic(core, locale) or assignment(core)
-    if "^" in core:
+    if "^" in core or any(char in SUPERSCRIPTS for char in core):
         return power(core, locale)
     return package_version(core) if "@" in core[1:] else None
 

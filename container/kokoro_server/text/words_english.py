@@ -240,7 +240,7 @@ SYMBOLS = {
     "_": "underscore", "*": "star", "^": "caret", "|": "bar", "~": "tilde", "<": "less than", ">": "greater than",
     "≤": "at most", "≥": "at least", "≈": "approximately", "×": "times", "÷": "divided by", "°": "degrees",
     "−": "minus", "$": "dollar", "€": "euro", "£": "pound", "¥": "yen", "₩": "won", "₹": "rupee", "§": "section",
-    "¶": "paragraph", "©": "copyright",
+    "¶": "paragraph", "©": "copyright", "‰": "per mille", "±": "plus or minus",
     "®": "registered", "™": "trademark", "→": "to", "←": "from", "·": "dot", "²": "squared", "³": "cubed",
 }  # fmt: skip
 # Round numbers said as a plural ("100s of users", "1,000s of orders").

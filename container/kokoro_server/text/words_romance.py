@@ -162,6 +162,21 @@ ADDRESS_SIGNS = {
     "pt_BR": {".": "ponto", "-": "hífen", "_": "sublinhado", "/": "barra", ":": "dois pontos", "@": "arroba",
               "+": "mais", "?": "interrogação", "=": "igual", "&": "e", "#": "hashtag"},
 }  # fmt: skip
+# Signs of measures and mathematics, said by name wherever they stand ("3 × 10⁸", "≈ B", "70.7°C" in a code).
+MATH_SIGNS = {
+    "es": {"×": "por", "÷": "entre", "±": "más o menos", "≈": "aproximadamente", "~": "aproximadamente",
+           "<": "menor que", ">": "mayor que", "≤": "menor o igual que", "≥": "mayor o igual que", "°": "grados",
+           "‰": "por mil", "^": "elevado a", "\\": "barra invertida", "|": "barra vertical"},
+    "fr": {"×": "fois", "÷": "divisé par", "±": "plus ou moins", "≈": "environ", "~": "environ",
+           "<": "inférieur à", ">": "supérieur à", "≤": "inférieur ou égal à", "≥": "supérieur ou égal à",
+           "°": "degrés", "‰": "pour mille", "^": "puissance", "\\": "antislash", "|": "barre verticale"},
+    "it": {"×": "per", "÷": "diviso", "±": "più o meno", "≈": "circa", "~": "circa", "<": "minore di",
+           ">": "maggiore di", "≤": "minore o uguale a", "≥": "maggiore o uguale a", "°": "gradi", "‰": "per mille",
+           "^": "elevato alla", "\\": "barra rovesciata", "|": "barra verticale"},
+    "pt_BR": {"×": "vezes", "÷": "dividido por", "±": "mais ou menos", "≈": "aproximadamente", "~": "cerca de",
+              "<": "menor que", ">": "maior que", "≤": "menor ou igual a", "≥": "maior ou igual a", "°": "graus",
+              "‰": "por mil", "^": "elevado a", "\\": "barra invertida", "|": "barra vertical"},
+}  # fmt: skip
 SYMBOLS = {
     lang: {"&": words["&"], "+": words["+"], "=": words["="], "@": words["@"], "/": words["/"], "_": words["_"],
            "%": PERCENT[lang], "#": {"es": "número", "fr": "numéro", "it": "numero", "pt_BR": "número"}[lang],
@@ -173,6 +188,7 @@ SYMBOLS = {
            "©": "copyright", "→": {"es": "a", "fr": "à", "it": "a", "pt_BR": "para"}[lang],
            "²": {"es": "al cuadrado", "fr": "au carré", "it": "al quadrato", "pt_BR": "ao quadrado"}[lang],
            "³": {"es": "al cubo", "fr": "au cube", "it": "al cubo", "pt_BR": "ao cubo"}[lang]}
+    | MATH_SIGNS[lang]
     for lang, words in ADDRESS_SIGNS.items()
 }  # fmt: skip
 LONE_SIGNS = {"es": {"§§": "párrafos"}, "fr": {"§§": "paragraphes"}, "it": {"§§": "paragrafi"},
@@ -196,6 +212,7 @@ DURATION_UNITS = {
     "pt_BR": {"hour": ("uma hora", "horas"), "minute": ("um minuto", "minutos"), "second": ("um segundo", "segundos")},
 }
 OVER = {"es": "sobre", "fr": "sur", "it": "su", "pt_BR": "por"}  # "128/82": a reading, one number over another
+POWER = {"es": "elevado a", "fr": "puissance", "it": "alla", "pt_BR": "elevado a"}  # "10⁸": diez elevado a ocho
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}
 EQUALS = {"es": "igual a", "fr": "égale", "it": "uguale a", "pt_BR": "igual a"}
 ABOUT = {"es": "aproximadamente", "fr": "environ", "it": "circa", "pt_BR": "aproximadamente"}

@@ -6,7 +6,8 @@ said with its URL and a code block is said symbol by symbol. So, on every route:
 - fenced code blocks (```` ``` ```` or ``~~~``) are not read out (an unclosed one runs to the end);
   inline `code` loses its backticks;
 - emphasis marks (``**bold**``, ``*italic*``, ``__x__``, ``_x_``) are dropped, keeping the words; a mark
-  inside a word or between spaces is not emphasis (``snake_case``, ``2*3``, ``5 * 3`` stay as written);
+  inside a word or between spaces is not emphasis (``snake_case``, ``2*3``, ``5 * 3`` stay as written), nor
+  is the star of a keypad's code (``*67``);
 - heading marks (``#``), bullets (``-``, ``*``, ``•``, ``+``) and quote marks (``>``) at the start of a line
   are dropped; numbered items keep their numbers;
 - a link ``[text](url)`` is read as its text; a bare URL as its host name ("example.com");
@@ -26,8 +27,11 @@ _INLINE_CODE = re.compile(r"`([^`\n]*)`")
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
 # A bare URL, its path up to (not including) the punctuation that ends the sentence around it.
 _URL = re.compile(r"\b(?:https?://|www\.)([A-Za-z0-9.-]*[A-Za-z0-9])(?:[/?#](?:[^\s)]*[^\s).,;:!?'\"])?)?")
+# Keys of a telephone's keypad ("*67", "*#06#", "#31#"): a service code, whose star is no emphasis mark (nor is
+# its hash a heading's); "#1" is a number, "*67*" an emphasis.
+KEYPAD = r"\*(?!\*)[*#\d]{0,11}\d[#\d]{0,11}|\*?#[*#\d]{0,11}\d[*#\d]{0,11}#"
 # An emphasis mark opens before a word (not inside one) or closes after one; the run is at most three long.
-_EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*])")
+_EMPHASIS = re.compile(rf"(?<![\w*])(?!(?:{KEYPAD})(?![\w*#]))[*_]{{1,3}}(?=[^\s*_])|(?<=[^\s*_])[*_]{{1,3}}(?![\w*])")
 _LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*•+][ \t]+|>[ \t]?)", re.MULTILINE)
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}[-:| \t]*$", re.MULTILINE)
 _PIPES = re.compile(r"[ \t]*\|[ \t]*")

@@ -217,6 +217,13 @@ class Dotted:
 
 
 @dataclass(frozen=True)
+class Keys:
+    """Keys pressed on a telephone's keypad: a service code ("*67", "*#06#", "#31#"), as written."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Code:
     """Letters, digits and signs said as what they are. ``reading``: "spelled" (letters by name, short
     numbers as numbers, longer groups digit by digit), "digits" (every digit alone: a PIN, a ZIP code), "paired"
@@ -282,8 +289,8 @@ class Joined:
 
 Form = (
     Number | Ordinal | Fraction | Scaled | Power | Money | Percent | Measure | Per | Times | Dimensions | FeetInches
-    | Range | Signed | Date | Year | Decade | Time | Duration | Period | Telephone | Electronic | Dotted | Code | Roman
-    | Address | Word | Said | Letters | Symbol | Joined
+    | Range | Signed | Date | Year | Decade | Time | Duration | Period | Telephone | Electronic | Dotted | Keys | Code
+    | Roman | Address | Word | Said | Letters | Symbol | Joined
 )  # fmt: skip
 
 

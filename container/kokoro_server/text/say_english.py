@@ -28,6 +28,7 @@ from .forms import (
     Form,
     Fraction,
     Joined,
+    Keys,
     Letters,
     Measure,
     Money,
@@ -51,12 +52,15 @@ from .forms import (
     vulgar,
 )
 from .say_codes import ENGLISH, Speller, code, electronic, pre_release, telephone
+from .tag_keypad import key_presses, said_as_number
 from .words_english import (
     BRITISH_SPELLINGS,
     COMPASS,
     CURRENCIES,
     DURATION_WORDS,
     FRACTION_DENOMINATORS,
+    KEYS,
+    KEYS_BRITISH,
     LONE_SIGNS,
     LONE_SIGNS_BRITISH,
     MONTHS,
@@ -410,6 +414,19 @@ def _ip_part(part: str, british: bool) -> str:
         spoken.cardinal(part, british)
         if len(part) <= 2 and not (len(part) == 2 and part[0] == "0")
         else spoken.digits(part)
+    )
+
+
+@_say.register
+def _(form: Keys, british: bool) -> str:
+    names = KEYS_BRITISH if british else KEYS
+    return " ".join(
+        names[run]
+        if run in names
+        else spoken.cardinal(run, british)
+        if said_as_number(run, form)
+        else spoken.digits(run)
+        for run in key_presses(form)
     )
 
 

@@ -29,6 +29,7 @@ from .forms import (
     Form,
     Fraction,
     Joined,
+    Keys,
     Letters,
     Measure,
     Money,
@@ -52,6 +53,7 @@ from .forms import (
     vulgar,
 )
 from .say_codes import Speller, code, digits, electronic, pre_release, telephone
+from .tag_keypad import key_presses, said_as_number
 from .tokens import sayable
 
 MAX_DIGITS = 15  # longer numbers are said digit by digit (an account number, not an amount)
@@ -368,8 +370,13 @@ def _(form: Time, lang: str) -> str:
     said = _feminine(cardinal(hours, lang), lang)  # the hours are feminine: "las veintiuna", "às duas", "une heure"
     if lang == "fr":
         said += " heure" if hours == 1 else " heures"
-        return f"{said} {cardinal(minutes, lang)}" if minutes else said
-    return f"{said} {words.TIME_JOIN[lang]} {cardinal(minutes, lang)}" if minutes else said
+        said = f"{said} {cardinal(minutes, lang)}" if minutes else said
+    else:
+        said = f"{said} {words.TIME_JOIN[lang]} {cardinal(minutes, lang)}" if minutes else said
+    if form.second:  # "10:15:30": diez y quince y treinta segundos
+        one, many = words.DURATION_UNITS[lang]["second"]
+        said += f" {words.AND[lang]} {one if form.second == 1 else f'{cardinal(form.second, lang)} {many}'}"
+    return said
 
 
 @_say.register
@@ -429,6 +436,19 @@ def _(form: Dotted, lang: str) -> str:
         return f"{said} {words.ADDRESS_SIGNS[lang]['/']} {cardinal(form.suffix, lang)}" if form.suffix else said
     said = f" {words.POINT[lang]} ".join(cardinal(part, lang) for part in form.parts)
     return f"{said} {pre_release(form.suffix, _speller(lang))}" if form.suffix else said
+
+
+@_say.register
+def _(form: Keys, lang: str) -> str:
+    names = words.KEYS[lang]
+    return " ".join(
+        names[run]
+        if run in names
+        else cardinal(run, lang)
+        if said_as_number(run, form)
+        else digits(run, _speller(lang))
+        for run in key_presses(form)
+    )
 
 
 @_say.register

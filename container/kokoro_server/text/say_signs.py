@@ -25,6 +25,7 @@ from .forms import (
     Form,
     Fraction,
     Joined,
+    Keys,
     Letters,
     Measure,
     Money,
@@ -47,6 +48,7 @@ from .forms import (
     vulgar,
 )
 from .say_codes import Speller, code, electronic, pre_release, telephone
+from .tag_keypad import key_presses
 from .tokens import sayable
 
 _JAPANESE_MYRIADS = (("兆", 10**12), ("億", 10**8), ("万", 10**4))
@@ -241,6 +243,11 @@ def _(form: Dotted, language: str) -> str:
     if form.kind == "ip" and form.suffix:
         return f"{said} {words.SYMBOLS[language]['/']} {form.suffix}"
     return f"{said} {pre_release(form.suffix, _speller(language))}" if form.suffix else said
+
+
+@_say.register
+def _(form: Keys, language: str) -> str:
+    return _joined(language, *(words.KEYS[language].get(run, run) for run in key_presses(form)))  # digits: the reader's
 
 
 @_say.register

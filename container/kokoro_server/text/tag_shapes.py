@@ -275,7 +275,7 @@ def _plain_number(written: str) -> Number:
 SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _NUMBER = r"\d{1,7}(?:\.\d{1,4})?"
 _POWER = re.compile(
-    rf"(?:(?P<times>{_NUMBER})[×x·*])?(?P<base>{_NUMBER})"
+    rf"(?:(?P<times>{_NUMBER})[×x·*]|(?P<sign>[×·]))?(?P<base>{_NUMBER})"
     rf"(?:\^(?P<exponent>[-−]?\d{{1,3}}|[a-z])|(?P<raised>[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}}))"
 )
 
@@ -284,7 +284,7 @@ def power(text: str, locale: Locale) -> Form | None:
     """ "2^10", "10^-3", "2^n", "10⁸", "10⁻³": a number to a power; "6.02×10^23", "3x10⁸": in scientific notation.
     Hindi's and Japanese's readers read it as written."""
     match = _POWER.fullmatch(text) if locale.language not in SIGNS else None
-    if match is None or (match["times"] and not match["base"].startswith("10")):
+    if match is None or ((match["times"] or match["sign"]) and not match["base"].startswith("10")):
         return None
     exponent: Number | Word
     if match["raised"]:
@@ -295,7 +295,8 @@ def power(text: str, locale: Locale) -> Form | None:
     else:
         exponent = Number(match["exponent"].lstrip("-−"), negative=match["exponent"][0] in "-−")
     times = _plain_number(match["times"]) if match["times"] else None
-    return Power(_plain_number(match["base"]), exponent, raised=bool(match["raised"]), times=times)
+    said = Power(_plain_number(match["base"]), exponent, raised=bool(match["raised"]), times=times)
+    return Joined((Symbol("×"), said)) if match["sign"] else said  # "4.2 ×10⁵": the sign typed with the power
 
 
 _VARIABLE_POWER = re.compile(r"(?P<letter>[A-Za-z])(?P<sign>[²³])")

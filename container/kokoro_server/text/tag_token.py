@@ -44,6 +44,7 @@ from .forms import (
     vulgar,
 )
 from .locales import ROMANCE, Locale, locale_of
+from .tag_keypad import keypad
 from .tag_range import named_range, ranged
 from .tag_shapes import (
     SUPERSCRIPTS,
@@ -132,6 +133,8 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         return None
     if core in locale.abbreviations and _abbreviated(core, locale, after):
         return Said(locale.abbreviations[core])
+    if (keys := keypad(core)) is not None:
+        return keys  # "*67", "*#06#"
     if (rough := _rough(core, locale, before, after)) is not None:
         return rough  # "3pm-ish", "10ish"
     if (

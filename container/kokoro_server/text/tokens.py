@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kokoro_core.markdown import KEYPAD as MARKDOWN_KEYPAD
 from kokoro_core.segmenter import WIDE_LETTERS
 
 _WIDE_PUNCTUATION = "。、，！？：；「」『』（）【】〔〕〈〉《》・"  # not 〜: a range's dash ("10〜20%")
@@ -90,7 +91,16 @@ _CUT = re.compile(
 )
 
 
+KEYPAD = re.compile(MARKDOWN_KEYPAD)  # "*67", "*#06#": the star and the hashes are the core's
+_AROUND_KEYS = "([{\"“«‘'"
+_AFTER_KEYS = ")]}\"”»,;:!?….'’"
+
+
 def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
+    if "*" in word or "#" in word:
+        first, last = len(word) - len(word.lstrip(_AROUND_KEYS)), len(word.rstrip(_AFTER_KEYS))
+        if KEYPAD.fullmatch(word, first, last):
+            return word[:first], word[first:last], word[last:]
     start = 0
     # A leading quote before two digits is part of the core: "'80s", "'69"; not the quote of "'1900s'".
     quoted = word.rstrip(".,;:!?)]}")[-1:] in _QUOTES  # "'23'": a number in quotes, not the year '23

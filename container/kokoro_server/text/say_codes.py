@@ -41,6 +41,7 @@ class Speller:
     plus: str = "plus"
     extension: str = "extension"
     hundred: Callable[[str], str] | None = None  # "800" -> "eight hundred" (American toll-free numbers)
+    year: Callable[[str], str] | None = None  # "2026" -> "twenty twenty-six"; None: said as ``paired``
     short_words: frozenset[str] = frozenset()  # two letters said as a word at an address's start ("go.acme.com")
     # letters the language reads as a word of its own wherever they stand ("Dr": docteur), said so in a code too
     abbreviations: Mapping[str, str] = field(default_factory=dict)
@@ -56,6 +57,7 @@ ENGLISH = Speller(
     address_signs={".": "dot", "-": "dash", "/": "slash", ":": "colon", "?": "question mark", "_": "underscore",
                    "+": "plus", "=": "equals", "&": "and", "#": "hash", "%": "percent", "~": "tilde", "@": "at"},
     hundred=lambda group: f"{spoken.cardinal(group[0])} hundred",
+    year=spoken.year,
     point="point",
     short_words=frozenset("my go me we up do so no hi be to by of or".split()),
 )  # fmt: skip
@@ -182,10 +184,10 @@ def electronic(form: Electronic, speller: Speller = ENGLISH) -> str:
     a web address without its scheme and "www."."""
     text = form.text
     if form.kind == "hashtag":
-        return f"{speller.hashtag} {_dotted(text[1:], speller)}"
+        return f"{speller.hashtag} {_dotted(text[1:], speller, numbers=True)}"
     at = speller.address_signs["@"]
     if form.kind == "handle":
-        return f"{at} {_dotted(text[1:], speller)}"
+        return f"{at} {_dotted(text[1:], speller, numbers=True)}"
     if form.kind == "email":
         local, _, domain = text.partition("@")
         return f"{_dotted(local, speller)} {at} {_dotted(domain, speller, host=True)}"
@@ -201,12 +203,26 @@ def electronic(form: Electronic, speller: Speller = ENGLISH) -> str:
 _WORD_DOMAINS = frozenset({"co", "me"})  # two-letter top-level domains said as words ("dot co"); "dot U S"
 
 
-def _dotted(text: str, speller: Speller, host: bool = False) -> str:
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])")  # not "iPhone"
+
+
+def _tag_number(run: str, speller: Speller) -> str:
+    """A number in a hashtag or a handle, said as it is meant: "#Launch2026" a year, "#Top10" ten; a longer run
+    or one with a leading zero digit by digit ("@bob_007")."""
+    if _YEAR.fullmatch(run):
+        return (speller.year or speller.paired)(run)
+    return speller.number(run) if len(run) <= 2 and run[0] != "0" else digits(run, speller)
+
+
+def _dotted(text: str, speller: Speller, host: bool = False, numbers: bool = False) -> str:
+    """An address's labels, signs and digits said in turn; with ``numbers`` (a hashtag, a handle), its numbers
+    as numbers."""
     said = []
     pieces = list(runs(text))
     for number, (kind, run) in enumerate(pieces):
         if kind == "digits":
-            said.append(digits(run, speller))
+            said.append(_tag_number(run, speller) if numbers else digits(run, speller))
         elif kind == "letters":
             # "aa.com", "hp.com": letters; "go.acme.com", "my-site.com": a word
             short_first = host and number == 0 and len(run) <= 2 and run.lower() not in speller.short_words
@@ -214,6 +230,8 @@ def _dotted(text: str, speller: Speller, host: bool = False) -> str:
             # "dmv.ca.gov", "health.ny.gov": a state's code before its government's domain
             state = host and len(run) == 2 and [run for _, run in pieces[number + 1 :]] == [".", "gov"]
             readable = _readable_label(run, speller) and not short_first and not country and not state
+            if numbers and readable:
+                run = _CAMEL.sub(" ", run)  # "#BlackFriday": Black Friday
             said.append(run if readable else letters(run, speller))
         elif kind == "sign" and (name := speller.address_signs.get(run) or speller.symbols.get(run, "")):
             said.append(name)

@@ -168,12 +168,15 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
 # Short forms that are also a ratio's letters ("the b/c ratio", "the w/c ratio"), and one only Britain writes.
 _ALSO_RATIOS = frozenset({"b/c", "w/c"})
 _BRITISH_ONLY = frozenset({"w/c"})  # week commencing
+_ALSO_NAMES = frozenset({"Max.", "Min."})
 
 
 def _abbreviated(core: str, locale: Locale, after: str) -> bool:
     """Whether ``core``, in the locale's table of abbreviations, is one here."""
     if core in _ALSO_RATIOS and after.lower().startswith("ratio"):
         return False
+    if core in _ALSO_NAMES and not (after[:1].islower() or after[:1].isdigit() or after[:1] in tuple("$€£:")):
+        return False  # "say hi to Max.": a name; "Max. 4 guests", "Min. order": a label
     return core not in _BRITISH_ONLY or locale.language == "en-gb"
 
 
@@ -224,7 +227,7 @@ def _elapsed(core: str, time: Time, before: str, after: str) -> bool:
 
 
 def _word(core: str, locale: Locale) -> Form | None:
-    if core in locale.abbreviations:
+    if core in locale.abbreviations and core not in _ALSO_NAMES:
         return Said(locale.abbreviations[core])
     if "-" in core:
         return _range(core, locale)  # "Mon-Fri", "Jan-Mar"; else a hyphenated word

@@ -185,7 +185,9 @@ ABBREVIATIONS = {
     "req'd": "required", "mgmt": "management", "appt.": "appointment", "appt": "appointment", "Ft.": "Fort",
     "y/y": "year over year", "Y/Y": "year over year", "q/q": "quarter over quarter", "Q/Q": "quarter over quarter",
     "lvl": "level", "lvl.": "level", "Lvl": "Level", "b/c": "because", "B/c": "Because", "w/c": "week commencing",
-    "Cllr.": "Councillor", "π": "pi",
+    "Cllr.": "Councillor", "π": "pi", "avg.": "average",
+    # capitalized, they start a label ("Min. order: $25"); "5 min." is a measure's unit, read before this table
+    "Min.": "Minimum", "Max.": "Maximum",
 }  # fmt: skip
 # Contractions typed with a curly apostrophe ("int’l") read as those with a straight one.
 ABBREVIATIONS |= {key.replace("'", "’"): value for key, value in ABBREVIATIONS.items() if "'" in key}

@@ -435,7 +435,8 @@ def _(form: Dotted, lang: str) -> str:
         )
         return f"{said} {words.ADDRESS_SIGNS[lang]['/']} {cardinal(form.suffix, lang)}" if form.suffix else said
     said = f" {words.POINT[lang]} ".join(cardinal(part, lang) for part in form.parts)
-    return f"{said} {pre_release(form.suffix, _speller(lang))}" if form.suffix else said
+    said = f"{said} {pre_release(form.suffix, _speller(lang))}" if form.suffix else said
+    return f"{words.VERSION_WORDS[lang].split('|')[0]} {said}" if form.prefix else said  # "v2": versión dos
 
 
 @_say.register

@@ -89,6 +89,7 @@ _VERSION = re.compile(
     rf"(?P<v>[vV])?(?P<parts>\d{{1,5}}(?:\.\d{{1,5}}){{2,6}}){_PRE.format(name='pre')}"
     rf"|(?P<v2>[vV])(?P<parts2>\d{{1,5}}(?:\.\d{{1,5}})?){_PRE.format(name='pre2')}"
 )
+_ENGINE = re.compile(r"V(?:4|6|8|10|12|16)")  # "V8": a capital V, an engine's count of cylinders
 _PERIOD = re.compile(  # "Q2'25", "3Q", "3Q24" (as analysts write a quarter and its year), "FY2026"
     r"(?P<letter>[QH])(?P<n>[1-4])(?:['’](?P<short>\d\d))?|(?P<n2>[1-4])Q(?P<short2>\d\d)?|FY\s?(?P<fy>\d{4}|\d\d)"
 )
@@ -250,6 +251,8 @@ def shaped(core: str, before: str = "", after: str = "") -> Form | None:
         return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core[:-1])), plural=True)
     if (match := _IP.fullmatch(core)) and all(int(part) <= 255 for part in match["ip"].split(".")):
         return Dotted(tuple(match["ip"].split(".")), "ip", suffix=match["mask"] or "")  # "10.0.0.0/8"
+    if _ENGINE.fullmatch(core):
+        return Joined((Letters("V"), Number(core[1:])))  # "a 5.7-liter V8": an engine's cylinders, not a version
     if (match := _VERSION.fullmatch(core)) is not None:
         parts = (match["parts"] or match["parts2"]).split(".")
         suffix = match["pre"] or match["pre2"] or ""

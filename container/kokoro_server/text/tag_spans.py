@@ -123,8 +123,7 @@ def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     if isinstance(amount, Signed):  # "~5 min": about five minutes
         inner = _measured(amount.what, unit, per, False)
         return Signed(amount.sign, inner) if inner is not None else None
-    decimal = isinstance(amount, Number) and amount.fraction or isinstance(amount, Power)
-    modifier = _describes(match, reading, index) and not decimal
+    modifier = _describes(match, reading, index) and not isinstance(amount, Power)
     return _measured(amount, unit, per, modifier)
 
 

@@ -290,8 +290,12 @@ def _before_noun(before: str, after: str, locale: Locale) -> bool:
 
 
 def _modifies(form: Money | Measure) -> bool:
+    """Whether an amount can describe a noun: a whole one, or a measure's decimal ("a 2.0L engine"); not
+    "a $2.50 coffee", said as an amount."""
     amount = form.amount
-    return isinstance(amount, Number) and not amount.fraction and not amount.negative
+    if not isinstance(amount, Number):
+        return False
+    return (not amount.fraction or isinstance(form, Measure)) and not amount.negative
 
 
 _CODE_WORDS = (

@@ -384,10 +384,13 @@ def _(form: Duration, lang: str) -> str:
     """ "2h 45m": dos horas y cuarenta y cinco minutos."""
     parts = []
     for value, unit in ((form.hours or 0, "hour"), (form.minutes, "minute"), (form.seconds, "second")):
-        if value:
+        fraction = form.fraction if unit == "second" else None
+        if value or fraction:
             one, many = words.DURATION_UNITS[lang][unit]
             count = _feminine(cardinal(value, lang), lang) if unit == "hour" else cardinal(value, lang)
-            parts.append(one if value == 1 else f"{count} {many}")  # "duas horas", "veintiuna horas"
+            if fraction:  # "1:29.708": un minuto y veintinueve coma siete cero ocho segundos
+                count = number_words(Number(str(value), fraction), lang)
+            parts.append(one if value == 1 and not fraction else f"{count} {many}")  # "duas horas", "veintiuna horas"
     said = f" {words.AND[lang]} ".join(parts) or f"{cardinal(0, lang)} {words.DURATION_UNITS[lang]['second'][1]}"
     return said
 

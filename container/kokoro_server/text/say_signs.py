@@ -207,7 +207,8 @@ def _(form: Time, language: str) -> str:
 @_say.register
 def _(form: Duration, language: str) -> str:
     units = ("時間", "分", "秒") if language == "ja" else ("घंटे", "मिनट", "सेकंड")
-    values = (form.hours or 0, form.minutes, form.seconds)
+    seconds = f"{form.seconds}.{form.fraction}" if form.fraction else form.seconds  # "1:29.708": 29.708秒
+    values = (form.hours or 0, form.minutes, seconds)
     return " ".join(
         f"{value}{'' if language == 'ja' else ' '}{unit}" for value, unit in zip(values, units, strict=True) if value
     )

@@ -17,6 +17,7 @@ from .forms import (
     Decade,
     Dimensions,
     Dotted,
+    Duration,
     Electronic,
     Form,
     Joined,
@@ -145,6 +146,18 @@ def telephone(core: str) -> Form | None:
         return None
     groups = tuple(re.findall(r"\d+", core))
     return Telephone(groups, plus=core.startswith("+"))
+
+
+_TIMED = re.compile(r"(?:(?P<h>\d{1,2}):)?(?P<m>[0-5]?\d):(?P<s>[0-5]\d)\.(?P<f>\d{1,3})")
+
+
+def timed(core: str) -> Duration | None:
+    """ "1:29.708", "2:03:45.2": a clock's shape with parts of a second is how long (a lap, a race), never a time of
+    day."""
+    if (match := _TIMED.fullmatch(core)) is None:
+        return None
+    hours = int(match["h"]) if match["h"] else None
+    return Duration(hours, int(match["m"]), int(match["s"]), match["f"])
 
 
 def dated(core: str, locale: Locale) -> Form | None:

@@ -63,6 +63,7 @@ from .tag_shapes import (
     season,
     shaped,
     telephone,
+    timed,
     variable_power,
     viscosity,
 )
@@ -149,6 +150,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     if locale.language.startswith("en"):
         form = form or resolution(core, before, after) or meeting(core, before, after, locale.language == "en-gb")
     form = form or _quantity(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
+    form = form or timed(core)
     if isinstance(form, Time) and locale.language.startswith("en") and _elapsed(core, form, before, after):
         form = Duration(form.hour, form.minute or 0, form.second or 0)
     if form is None:

@@ -173,7 +173,8 @@ def dated(core: str, locale: Locale) -> Form | None:
         return Joined((moment_day, *at, Time(hour, minute, twenty_four=True)))
     if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
         first, second = int(match["a"]), int(match["b"])
-        month, day = (second, first) if locale.day_first else (first, second)
+        # Dots are how Europe writes a date, day first ("03.04.2026" in Berlin is April 3rd), whatever the voice
+        month, day = (second, first) if locale.day_first or match["sep"] == "." else (first, second)
         if month > 12:  # the written order says otherwise: "25/12/2026" can only be day first
             month, day = day, month
         year = match["y"] if len(match["y"]) == 4 else _century(match["y"]) + match["y"]

@@ -59,8 +59,8 @@ from .words_english import (
     CURRENCIES,
     DURATION_WORDS,
     FRACTION_DENOMINATORS,
-    KEYS,
-    KEYS_BRITISH,
+    KEYPAD_KEYS,
+    KEYPAD_KEYS_BRITISH,
     LONE_SIGNS,
     LONE_SIGNS_BRITISH,
     MONTHS,
@@ -419,7 +419,7 @@ def _ip_part(part: str, british: bool) -> str:
 
 @_say.register
 def _(form: Keys, british: bool) -> str:
-    names = KEYS_BRITISH if british else KEYS
+    names = KEYPAD_KEYS_BRITISH if british else KEYPAD_KEYS
     return " ".join(
         names[run]
         if run in names

@@ -444,7 +444,7 @@ def _(form: Dotted, lang: str) -> str:
 
 @_say.register
 def _(form: Keys, lang: str) -> str:
-    names = words.KEYS[lang]
+    names = words.KEYPAD_KEYS[lang]
     return " ".join(
         names[run]
         if run in names

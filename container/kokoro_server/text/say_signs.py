@@ -248,7 +248,9 @@ def _(form: Dotted, language: str) -> str:
 
 @_say.register
 def _(form: Keys, language: str) -> str:
-    return _joined(language, *(words.KEYS[language].get(run, run) for run in key_presses(form)))  # digits: the reader's
+    return _joined(
+        language, *(words.KEYPAD_KEYS[language].get(run, run) for run in key_presses(form))
+    )  # digits: the reader's
 
 
 @_say.register

@@ -290,7 +290,7 @@ def _plain_number(written: str) -> Number:
 
 
 SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_NUMBER = r"\d{1,7}(?:\.\d{1,4})?"
+_NUMBER = r"\d{1,7}(?:[.,]\d{1,4})?"
 _POWER = re.compile(
     rf"(?:(?P<times>{_NUMBER})[×x·*]|(?P<sign>[×·]))?(?P<base>{_NUMBER})"
     rf"(?:\^(?P<exponent>[-−]?\d{{1,3}}|[a-z])|(?P<raised>[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}}))"
@@ -303,6 +303,8 @@ def power(text: str, locale: Locale) -> Form | None:
     match = _POWER.fullmatch(text) if locale.language not in SIGNS else None
     if match is None or ((match["times"] or match["sign"]) and not match["base"].startswith("10")):
         return None
+    if "," in match.group() and not locale.decimal_comma:
+        return None  # "1,000^2": a thousand's comma, not a decimal
     exponent: Number | Word
     if match["raised"]:
         written = match["raised"].translate(str.maketrans(SUPERSCRIPTS, "0123456789"))
@@ -311,8 +313,8 @@ def power(text: str, locale: Locale) -> Form | None:
         exponent = Word(match["exponent"])
     else:
         exponent = Number(match["exponent"].lstrip("-−"), negative=match["exponent"][0] in "-−")
-    times = _plain_number(match["times"]) if match["times"] else None
-    said = Power(_plain_number(match["base"]), exponent, raised=bool(match["raised"]), times=times)
+    times = _plain_number(match["times"].replace(",", ".")) if match["times"] else None
+    said = Power(_plain_number(match["base"].replace(",", ".")), exponent, raised=bool(match["raised"]), times=times)
     return Joined((Symbol("×"), said)) if match["sign"] else said  # "4.2 ×10⁵": the sign typed with the power
 
 

@@ -259,8 +259,8 @@ AMOUNT_NOUNS = frozenset(
 # A sign alone, not in a code: "press the # key", "§§ 3–5".
 LONE_SIGNS = {"#": "pound", "§§": "sections"}
 LONE_SIGNS_BRITISH = LONE_SIGNS | {"#": "hash"}
-KEYS = {"*": "star", "#": "pound"}  # a telephone keypad's: "*67", "*#06#"
-KEYS_BRITISH = KEYS | {"#": "hash"}
+KEYPAD_KEYS = {"*": "star", "#": "pound"}  # a telephone keypad's: "*67", "*#06#"
+KEYPAD_KEYS_BRITISH = KEYPAD_KEYS | {"#": "hash"}
 # A variable compared with a number ("x ≤ 5": x is less than or equal to five).
 COMPARISONS = {"<": "is less than", ">": "is greater than", "≤": "is less than or equal to",
                "<=": "is less than or equal to", "≥": "is greater than or equal to",

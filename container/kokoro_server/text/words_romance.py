@@ -212,7 +212,7 @@ DURATION_UNITS = {
     "pt_BR": {"hour": ("uma hora", "horas"), "minute": ("um minuto", "minutos"), "second": ("um segundo", "segundos")},
 }
 OVER = {"es": "sobre", "fr": "sur", "it": "su", "pt_BR": "por"}  # "128/82": a reading, one number over another
-KEYS = {"es": {"*": "asterisco", "#": "almohadilla"}, "fr": {"*": "étoile", "#": "dièse"},
+KEYPAD_KEYS = {"es": {"*": "asterisco", "#": "almohadilla"}, "fr": {"*": "étoile", "#": "dièse"},
         "it": {"*": "asterisco", "#": "cancelletto"}, "pt_BR": {"*": "asterisco", "#": "jogo da velha"}}  # fmt: skip
 POWER = {"es": "elevado a", "fr": "puissance", "it": "alla", "pt_BR": "elevado a"}  # "10⁸": diez elevado a ocho
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}

@@ -110,7 +110,7 @@ def _half(match: re.Match[str], reading: Reading, index: int) -> Form | None:
 
 
 def _number_sign(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    from .tag_token import read_number
+    from .tag_quantity import read_number
 
     if match["code"]:  # "Policy no. HX-2047-B": number, then the code
         return Joined((Said("number"), Code(match["code"])))

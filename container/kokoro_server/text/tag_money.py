@@ -13,8 +13,9 @@ import re
 from .forms import Form, Money, Number, Per, Range, Scaled, Signed
 from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
+from .tag_quantity import money_number
 from .tag_spans import QUALIFIER, number_in, number_pattern, per_after, scale_words
-from .tag_token import classify, money_number
+from .tag_token import classify
 
 
 def _money_apart(match: re.Match[str], reading: Reading, index: int) -> Form | None:

@@ -1,6 +1,7 @@
 """What a token is by its shape alone, whatever the language: e-mail and web addresses, handles and hashtags,
-telephone numbers, dates written in numbers, decades, versions and IP addresses, multipliers and sizes,
-ratios, sums ("10-4=6"), and the periods of a business year ("Q3", "FY2026"). Each is one bounded pattern
+telephone numbers, dates written in numbers, decades, durations, versions and IP addresses, multipliers and
+sizes, ratios, and the periods of a business year ("Q3", "FY2026"); what is typed as code or mathematics is
+``tag_math``'s. Each is one bounded pattern
 matched on the whole token (``tag_token.classify`` asks for them in its order).
 """
 
@@ -10,7 +11,6 @@ import calendar
 import math
 import re
 
-from . import words_romance as romance
 from .forms import (
     Code,
     Date,
@@ -24,27 +24,17 @@ from .forms import (
     Letters,
     Number,
     Period,
-    Power,
     Range,
     Said,
-    Symbol,
     Telephone,
     Time,
     Times,
     Word,
     Year,
-    separated,
 )
-from .locales import ROMANCE, SIGNS, Locale
+from .locales import Locale
 
-# A sum as written: numbers and operators, then "=" and its result ("10-4=6", "3 × 4 = 12"). The "=" decides
-# that "-" is minus, not a range's "to", and "x" times, not "by".
-_OPERAND = r"\d{1,7}(?:\.\d{1,4})?"
-_SUM = re.compile(rf"{_OPERAND}(?:\s?[-−+*×x/÷]\s?{_OPERAND}){{1,4}}\s?=\s?\d{{1,9}}(?:\.\d{{1,4}})?")
-_OPERATORS = {"-": "minus", "−": "minus", "+": "plus", "*": "times", "×": "times", "x": "times", "/": "divided by",
-              "÷": "divided by"}  # fmt: skip
 _ALGEBRA_SIGNS = frozenset("+ − =".split())  # around "5x": a term, not five times ("zoom 2x / 4x" stays)
-_PART = re.compile(r"\d{1,9}(?:\.\d{1,4})?|[-−+*×x/÷=]")
 
 # Top-level domains a web address ends in (and every two-letter country code).
 TLDS = frozenset(
@@ -257,12 +247,12 @@ def shaped(core: str, before: str = "", after: str = "") -> Form | None:
     ("v2.4.1", "1.2.3"), ratios ("16:9") and periods ("Q3", "Q2'25", "FY2026"; "H1" alone is left to context)."""
     if (match := _TIMES.fullmatch(core)) is not None:
         if match["a"] and core[-1] == "x" and (before in _ALGEBRA_SIGNS or after in _ALGEBRA_SIGNS):
-            return Joined((_plain_number(match["a"]), Word("x")))  # "x² − 5x + 6": five x, a term of algebra
-        return Times(_plain_number(match["a"] or match["b"]), letter=before.lower() in ("a", "an", "the"))
+            return Joined((plain_number(match["a"]), Word("x")))  # "x² − 5x + 6": five x, a term of algebra
+        return Times(plain_number(match["a"] or match["b"]), letter=before.lower() in ("a", "an", "the"))
     if _DIMENSIONS.fullmatch(core):
-        return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core)))
+        return Dimensions(tuple(plain_number(side) for side in re.split("[x×]", core)))
     if core.endswith("s") and _DIMENSIONS.fullmatch(core[:-1]):  # "2x4s": boards
-        return Dimensions(tuple(_plain_number(side) for side in re.split("[x×]", core[:-1])), plural=True)
+        return Dimensions(tuple(plain_number(side) for side in re.split("[x×]", core[:-1])), plural=True)
     if (match := _IP.fullmatch(core)) and all(int(part) <= 255 for part in match["ip"].split(".")):
         return Dotted(tuple(match["ip"].split(".")), "ip", suffix=match["mask"] or "")  # "10.0.0.0/8"
     if _ENGINE.fullmatch(core):
@@ -283,60 +273,10 @@ def shaped(core: str, before: str = "", after: str = "") -> Form | None:
     return None
 
 
-def _plain_number(written: str) -> Number:
+def plain_number(written: str) -> Number:
     """ "2", "1.5": the numbers of a multiplier or a size, written with a dot in every language."""
     whole, dot, fraction = written.partition(".")
     return Number(whole, fraction if dot else None)
-
-
-SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-_NUMBER = r"\d{1,7}(?:[.,]\d{1,4})?"
-_POWER = re.compile(
-    rf"(?:(?P<times>{_NUMBER})[×x·*]|(?P<sign>[×·]))?(?P<base>{_NUMBER})"
-    rf"(?:\^(?P<exponent>[-−]?\d{{1,3}}|[a-z])|(?P<raised>[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}}))"
-)
-
-
-def power(text: str, locale: Locale) -> Form | None:
-    """ "2^10", "10^-3", "2^n", "10⁸", "10⁻³": a number to a power; "6.02×10^23", "3x10⁸": in scientific notation.
-    Hindi's and Japanese's readers read it as written."""
-    match = _POWER.fullmatch(text) if locale.language not in SIGNS else None
-    if match is None or ((match["times"] or match["sign"]) and not match["base"].startswith("10")):
-        return None
-    if "," in match.group() and not locale.decimal_comma:
-        return None  # "1,000^2": a thousand's comma, not a decimal
-    exponent: Number | Word
-    if match["raised"]:
-        written = match["raised"].translate(str.maketrans(SUPERSCRIPTS, "0123456789"))
-        exponent = Number(written.lstrip("⁻⁺"), negative=written.startswith("⁻"))
-    elif match["exponent"].isalpha():  # "back off for 2^n seconds": two to the power of n
-        exponent = Word(match["exponent"])
-    else:
-        exponent = Number(match["exponent"].lstrip("-−"), negative=match["exponent"][0] in "-−")
-    times = _plain_number(match["times"].replace(",", ".")) if match["times"] else None
-    said = Power(_plain_number(match["base"].replace(",", ".")), exponent, raised=bool(match["raised"]), times=times)
-    return Joined((Symbol("×"), said)) if match["sign"] else said  # "4.2 ×10⁵": the sign typed with the power
-
-
-_VARIABLE_POWER = re.compile(r"(?P<letter>[A-Za-z])(?P<sign>[²³])")
-_IDENTIFIER = re.compile(r"[A-Za-z]+(?:_[A-Za-z]+)+")
-
-
-_PI_TERM = re.compile(r"(?P<k>\d{1,3})?π(?P<letter>[A-Za-z])?(?P<sign>[²³])?")
-
-
-def pi_term(text: str, locale: Locale) -> Form | None:
-    """ "πr²", "2πr": pi in a term of algebra ("pi greco" in Italian)."""
-    match = _PI_TERM.fullmatch(text) if "π" in text and locale.language not in SIGNS else None
-    if match is None or text == "π":
-        return None  # Hindi's and Japanese's readers read "πr²" as written
-    parts: list[Form] = [Number(match["k"])] if match["k"] else []
-    parts.append(Said(romance.PI.get(ROMANCE.get(locale.language, ""), "pi")))
-    if match["letter"]:
-        parts.append(Word(match["letter"]))
-    if match["sign"]:
-        parts.append(Symbol(match["sign"]))
-    return Joined(tuple(parts))
 
 
 # Words before "1:1" that make it a meeting of two ("our 1:1", "a weekly 1:1"), and after it a ratio's nouns.
@@ -352,73 +292,6 @@ def meeting(core: str, before: str, after: str, british: bool) -> Form | None:
     if core in ("1:1", "1-on-1") and before.lower() in _MEETING_BEFORE and after.lower() not in _RATIO_NOUNS:
         return Said(said)
     return None
-
-
-def variable_power(text: str, locale: Locale) -> Form | None:
-    """ "x²", "b³": a letter squared or cubed, as algebra writes it; "m²" alone stays a unit's."""
-    match = _VARIABLE_POWER.fullmatch(text)
-    if match is None or locale.unit(text) is not None:
-        return None
-    return Joined((Word(match["letter"]), Symbol(match["sign"])))
-
-
-_VISCOSITY = re.compile(r"(?P<winter>0|5|10|15|20|25)W-?(?P<hot>\d{2})")
-
-
-def viscosity(text: str) -> Form | None:
-    """ "5W-30": a motor oil's grade, its winter number, the letter and its hot number ("five W thirty")."""
-    match = _VISCOSITY.fullmatch(text)
-    return Joined((Number(match["winter"]), Letters("W"), Number(match["hot"]))) if match else None
-
-
-def identifier(text: str) -> Form | None:
-    """ "max_retries", "MAX_VALUE": a name from code, said with its underscores, as a user would type it."""
-    if _IDENTIFIER.fullmatch(text) is None:
-        return None
-    return separated(Symbol("_"), [Word(word) for word in text.split("_")])
-
-
-_ASSIGNMENT = re.compile(r"(?P<key>[A-Za-z][A-Za-z0-9_]{0,40})=(?P<value>\d{1,9}(?:\.\d{1,6})?)")
-# The parts of a setting's name whose value is a code, read digit by digit ("USER_ID=12345", "orderId=8812").
-_CODE_KEY_PARTS = frozenset("id pin code zip phone tel key token hash otp order account acct ref sku serial".split())
-
-
-def assignment(text: str) -> Form | None:
-    """ "PORT=3000", "max_retries=5": a setting and its number, said as a number ("PORT equals three thousand");
-    an identifier's or a code's value stays a code."""
-    match = _ASSIGNMENT.fullmatch(text)
-    parts = re.split(r"_|(?<=[a-z])(?=[A-Z])", match["key"]) if match else []
-    if match is None or any(part.lower() in _CODE_KEY_PARTS for part in parts):
-        return None
-    written = match["key"]
-    key = identifier(written) or (Word(written) if written.isalpha() and not written.isupper() else Code(written))
-    whole, _, fraction = match["value"].partition(".")
-    return Joined((key, Symbol("="), Number(whole, fraction or None)))
-
-
-def package_version(text: str) -> Form | None:
-    """ "react@18.2.0", "lodash@4.17.21": a package pinned to its version, as a package manager writes it."""
-    name, at, version = text.rpartition("@")
-    if not at or not re.fullmatch(r"@?[a-z][a-z0-9._/-]{0,60}", name) or name.endswith("."):
-        return None
-    form = shaped(version)
-    return (
-        Joined((Word(name) if name.isalpha() else Code(name), Symbol("@"), form)) if isinstance(form, Dotted) else None
-    )
-
-
-def arithmetic(text: str, locale: Locale) -> Form | None:
-    """ "10-4=6", "5 - 3 = 2": a sum said with its operators' names (English only)."""
-    if not locale.language.startswith("en") or _SUM.fullmatch(text) is None:
-        return None
-    parts: list[Form] = []
-    for part in _PART.findall(text):
-        if part[0].isdigit():
-            whole, _, fraction = part.partition(".")
-            parts.append(Number(whole, fraction or None))
-        else:
-            parts.append(Said("equals" if part == "=" else _OPERATORS[part]))
-    return Joined(tuple(parts))
 
 
 _DIGIT_PLURAL = re.compile(r"(?P<digit>\d)(?P<apostrophe>['’])?s|(?P<digit2>\d\d)(?P<apostrophe2>['’])s")

@@ -36,9 +36,11 @@ from .forms import (
 from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_clock import clock_rules
+from .tag_math import SUPERSCRIPTS, arithmetic
+from .tag_quantity import quantity, read_number
 from .tag_range import named_range, ranged
-from .tag_shapes import SUPERSCRIPTS, arithmetic, month_day
-from .tag_token import classify, quantity, read_number
+from .tag_shapes import month_day
+from .tag_token import classify
 from .words_english import AMOUNT_NOUNS, COMPASS, CUP, DETERMINERS
 
 

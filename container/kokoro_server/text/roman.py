@@ -1,5 +1,5 @@
 """Roman numerals: their value, and the English names and words after which one is read ("Henry VIII": the
-Eighth; "Chapter IV": four). The rules that read them are ``tag_cues``'; a numeral is read only where it cannot
+Eighth; "Chapter IV": four). The rules that read them are ``tag_roman``'; a numeral is read only where it cannot
 be a word or a letter ("I" the pronoun, "Malcolm X" and "Model X" stay as written)."""
 
 from __future__ import annotations

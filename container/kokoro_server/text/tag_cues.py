@@ -1,6 +1,6 @@
 """Words that decide how what follows them is read: after "order" a code is spelled, after "room" a number is
-said as a room's, after "in" four digits are a year, after "Henry" a numeral is "the Eighth", after "flight" come
-an airline and its number; and the words of an address ("123 Main St.", "Apt 4B", "IL 62704").
+said as a room's, after "in" four digits are a year, after "Henry" a numeral is "the Eighth" (``tag_roman``), after
+"flight" come an airline and its number; and the words of an address ("Apt 4B", "IL 62704": ``tag_address``).
 
 Each rule starts at its word (``Rules.words``, by the word in lower case), so a text is tried against the
 rules its own words call for, and each pattern has bounded repetition. The words themselves are kept as
@@ -13,35 +13,42 @@ import re
 
 from . import roman
 from .forms import (
-    Address,
     Code,
     Date,
     Form,
     Joined,
     Measure,
     Number,
-    Ordinal,
     Period,
     Range,
-    Roman,
     Said,
     Word,
     Year,
 )
-from .span_rule import Build, Reading, Rule, Span, pattern_rule
-from .tag_token import classify
+from .span_rule import Build, Reading, Rule, pattern_rule
+from .tag_address import (
+    SHORT_TYPES,
+    WORDLIKE_STATES,
+    WRITTEN_TYPES,
+    address_unit,
+    numbered_road,
+    post_office_box,
+    state_after_city,
+    street_or_saint,
+    street_type,
+    zip_code,
+)
+from .tag_roman import numbered_part, ruler
 from .words_english import (
     ADDRESS_UNITS,
     AIRLINES,
     CODE_NAMES,
     CODE_WORDS,
-    COMPASS,
     MONTHS,
     NUMBERED_ROADS,
     PERIOD_WORDS,
     PLACES,
     STATES,
-    STREET_TYPES,
     TEMPERATURE_WORDS,
     TRIP_WORDS,
     UNITS,
@@ -168,34 +175,6 @@ def _temperature(match: re.Match[str], reading: Reading, index: int) -> Form | N
     return Joined((Word(match["word"]), Measure(degrees, f"°{match['unit']}")))
 
 
-def _post_office_box(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Joined((Said("P O Box"), Code(match["code"], "digits")))
-
-
-def _floor(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "4th Fl.", "12th Flr": the fourth floor."""
-    return Joined((Ordinal(match["n"]), Said("floor")))
-
-
-def _address(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "123 Main St.", "55 W 3rd ave", "W 42nd St." (a street without its number): the street type in
-    full whatever its case."""
-    groups = match.groupdict()
-    before = match["before"].rstrip(".") if match["before"] else None
-    after = match["after"].strip().rstrip(".") if groups.get("after") else None
-    names = " ".join(match["names"].split())
-    street = match["type"] if match["type"] in STREET_TYPES else match["type"].capitalize()
-    return Address(groups.get("number") or "", groups.get("letter"), before, names, street, after)
-
-
-def _address_unit(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Joined((Said(ADDRESS_UNITS[match["word"]]), Code(match["n"] + (match["letter"] or ""), "paired")))
-
-
-def _numbered_road(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Joined((Said(NUMBERED_ROADS[match["word"]]), Code(match["n"] + (match["letter"] or ""), "paired")))
-
-
 def _month_or_year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "Oct. 23", "March 3–5, 2025": a day of the month; "Oct 2023", "Oct. '23": a month of a year."""
     if match["year2"] is None:
@@ -206,114 +185,9 @@ def _month_or_year(match: re.Match[str], reading: Reading, index: int) -> Form |
     return Joined((Date(None, month, None), Year(match["year2"][1:], short=True)))
 
 
-def _zip(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    parts: list[Form] = [Said(STATES[match["state"]]), Code(match["zip"], "digits")]
-    if match["plus4"]:
-        parts.append(Code(f"-{match['plus4']}", "digits"))
-    return Joined(tuple(parts))
-
-
-def _state_after_city(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "Austin, TX", "Cambridge, MA.": a state's code after its city and a comma, said as its name."""
-    city = reading.tokens[index - 1] if index > 0 else None
-    if city is None or not city.trail.endswith(",") or not city.core[:1].isupper() or not city.core.isalpha():
-        return None
-    return Said(STATES[match["state"]])
-
-
-# State codes that are also words or letters people write in capitals ("Sure, OK.", "Hey, HI!")
-_WORDLIKE_STATES = frozenset({"OK", "IN", "OR", "ME", "HI", "OH", "ID", "AS", "DC"})
-
-
-def _ruler(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Joined((Word(" ".join(match["name"].split())), Roman(roman.value(match["numeral"]), ordinal=True)))
-
-
-def _numbered(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Joined((Word(match["name"]), Roman(roman.value(match["numeral"]), ordinal=False)))
-
-
-def _street_or_saint(reading: Reading, index: int) -> Span | None:
-    """ "Main St." is a street; "St. Louis" a saint; "Oak Dr." a drive ("Dr. Patel" is left to the table)."""
-    token = reading.tokens[index]
-    if token.core not in ("St.", "Dr.", "St", "Dr"):
-        return None
-    before, after = reading.core(index - 1), reading.tokens[index + 1].text if index + 1 < len(reading.tokens) else ""
-    named = bool(re.fullmatch(r"[A-Z][a-z]+", before)) and not _starts_sentence(reading, index - 1)
-    if token.core.startswith("Dr"):
-        return (
-            Span(index, index, Said("Drive"), dot="end")
-            if named and (not after or after[:1].islower() or after[:1] in ",;")
-            else None
-        )
-    if named or _ordinal_name(before) or (not after[:1].isupper() and token.core == "St."):
-        return Span(index, index, Said("Street"))
-    if not after[:1].isupper():
-        return None  # a bare "St" neither after a name nor before one: letters of a code, perhaps
-    return Span(index, index, Said("Saint"), dot="never")
-
-
-def _ordinal_name(word: str) -> bool:
-    return re.fullmatch(r"\d{1,3}(?:st|nd|rd|th)", word) is not None  # "5th", "42nd": a numbered street
-
-
-# The short forms of street types that "St" and "Dr" do not share a spelling with: "5th Ave", "Elm Blvd"
-_SHORT_TYPES = {short for short, full in STREET_TYPES.items() if short != full and short not in ("St", "Dr")}
-
-
-def _street_type(reading: Reading, index: int) -> Span | None:
-    """A street type's short form after the street's name, a numbered one ("5th Ave and 42nd St.") or a
-    capitalized word that does not start the sentence ("on Elm Blvd"); not a code's letters ("Sq 4")."""
-    short = reading.tokens[index].core.rstrip(".")
-    before = reading.core(index - 1)
-    if short not in _SHORT_TYPES:
-        return None
-    named = re.fullmatch(r"[A-Z][a-z]+", before) is not None and not _starts_sentence(reading, index - 1)
-    if not named and not _ordinal_name(before):
-        return None
-    return Span(index, index, Said(STREET_TYPES[short]))
-
-
-def _starts_sentence(reading: Reading, index: int) -> bool:
-    return index <= 0 or reading.tokens[index - 1].text.endswith((".", "!", "?"))
-
-
-# A token that ends in a capitalized word after a sign or a digit ("0:Aa"): said, that word is a name.
-ENDS_IN_NAME = re.compile(r"[^A-Za-z'’\s][A-Z][^\W\d_]*[a-z]$")
-
-
-def _capitalized_numeral(reading: Reading, index: int) -> Span | None:
-    """ "Rocky III", "Final Fantasy VII": two numeral letters or more after a capitalized word are a number;
-    after a token that ends in one ("0:Aa VIII") too, so that reading what was said changes nothing."""
-    name, numeral = reading.core(index), reading.core(index + 1)
-    heading = name.lower() in _HEADINGS  # "CHAPTER XIV", "Part I": one numeral letter is enough
-    if not re.fullmatch(r"[IVXL]{1,9}" if heading else r"[IVX]{2,9}", numeral) or name in _NOT_NAMES:
-        return None
-    word = heading or re.fullmatch(r"[A-Z][^\W\d_'’]*(?:['’][^\W\d_]+)?[a-z]", name) is not None
-    if not word and ENDS_IN_NAME.search(name) is None:
-        return None
-    if reading.tokens[index].trail or reading.tokens[index + 1].text[
-        len(reading.tokens[index + 1].lead) + len(numeral) :
-    ][:1] in ("-", "'"):
-        return None
-    try:
-        value = roman.value(numeral)
-    except ValueError:
-        return None
-    first = Word(name) if word else classify(name, reading.locale) or Word(name)
-    return Span(index, index + 1, Joined((first, Roman(value, ordinal=False))), trail=True)
-
-
 _MONTHS = {name: number for number, name in enumerate(MONTHS, start=1)}
 _MONTH_NAMES = "|".join(sorted(MONTHS + [month[:3] for month in MONTHS] + ["Sept"], key=len, reverse=True))
 _MONTHS |= {name[:3]: number for name, number in list(_MONTHS.items())} | {"Sept": 9}
-_HEADINGS = frozenset(
-    "chapter part section volume book act scene phase stage level season episode article appendix type tier "
-    "step round grade class title".split()
-)
-_NOT_NAMES = frozenset(
-    "The A An My Your His Her Its Our Their This That These Those In On At By For Of To And Or With No Get Need".split()
-)
 _WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _DAY = rf"(?:{_WEEKDAY_NAMES})\.?"
 _BETWEEN_DAYS = r"\s*(?:[-–—&/,]|to|through|thru|and|or)\s*"
@@ -350,7 +224,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     )
     add(
         list(NUMBERED_ROADS),
-        pattern_rule(rf"(?P<word>{'|'.join(NUMBERED_ROADS)})\.?\s(?P<n>\d{{1,4}})(?P<letter>[A-Z])?\b", _numbered_road),
+        pattern_rule(rf"(?P<word>{'|'.join(NUMBERED_ROADS)})\.?\s(?P<n>\d{{1,4}})(?P<letter>[A-Z])?\b", numbered_road),
     )  # "County Rd 12", "Hwy 101": the road in full, its number as a road's
     add(
         "flight",
@@ -393,13 +267,13 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         list(YEAR_WORDS),
         pattern_rule(
-            rf"(?P<word>[A-Za-z]+)\s+(?P<year>1[1-9]\d\d|20\d\d)(?!\s*%|[-–]\d|\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{_TYPES})\b)",
+            rf"(?P<word>[A-Za-z]+)\s+(?P<year>1[1-9]\d\d|20\d\d)(?!\s*%|[-–]\d|\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{WRITTEN_TYPES})\b)",
             _year,
         ),
     )  # "in 1998", but not "to 1600 Pennsylvania Ave": a house number
     add(
         "po|p.o.|pob",
-        pattern_rule(r"(?:PO|P\.O\.|POB)\s?(?:Box\s)?(?P<code>\d{1,8})", _post_office_box),
+        pattern_rule(r"(?:PO|P\.O\.|POB)\s?(?:Box\s)?(?P<code>\d{1,8})", post_office_box),
     )
     add(
         list(WEEKDAYS),
@@ -430,27 +304,28 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
     add(
         list(ADDRESS_UNITS),
         pattern_rule(
-            rf"(?P<word>{'|'.join(ADDRESS_UNITS)})\.?\s?#?\s?(?P<n>\d{{1,5}})(?P<letter>[A-Z])?", _address_unit
+            rf"(?P<word>{'|'.join(ADDRESS_UNITS)})\.?\s?#?\s?(?P<n>\d{{1,5}})(?P<letter>[A-Z])?", address_unit
         ),
     )
     add(
-        list(STATES), pattern_rule(rf"(?P<state>{'|'.join(STATES)}),?\s+(?P<zip>\d{{5}})(?:-(?P<plus4>\d{{4}}))?", _zip)
+        list(STATES),
+        pattern_rule(rf"(?P<state>{'|'.join(STATES)}),?\s+(?P<zip>\d{{5}})(?:-(?P<plus4>\d{{4}}))?", zip_code),
     )
-    named = [state for state in STATES if state not in _WORDLIKE_STATES]
-    add(named, pattern_rule(rf"(?P<state>{'|'.join(named)})\b", _state_after_city))
+    named = [state for state in STATES if state not in WORDLIKE_STATES]
+    add(named, pattern_rule(rf"(?P<state>{'|'.join(named)})\b", state_after_city))
     rulers = "|".join(roman.RULERS)
     titles = "|".join(roman.TITLES)
-    add(roman.RULERS, pattern_rule(rf"(?P<name>{rulers})\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", _ruler))
+    add(roman.RULERS, pattern_rule(rf"(?P<name>{rulers})\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", ruler))
     add(
         roman.TITLES,
         pattern_rule(
-            rf"(?P<name>(?:{titles})\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", _ruler
+            rf"(?P<name>(?:{titles})\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?P<numeral>[IVXLC]{{1,9}})(?![\w'’-])", ruler
         ),
     )
     add(
         roman.PARTS,
         pattern_rule(
-            rf"(?P<name>(?:{'|'.join(roman.PARTS)})\.?)\s+(?P<numeral>[IVXLCDM]{{1,9}})(?![\w'’-])", _numbered
+            rf"(?P<name>(?:{'|'.join(roman.PARTS)})\.?)\s+(?P<numeral>[IVXLCDM]{{1,9}})(?![\w'’-])", numbered_part
         ),
     )
     add(
@@ -459,8 +334,8 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
             r"WW(?P<numeral>I{1,2})", lambda m, r, i: Said(f"World War {'Two' if len(m['numeral']) == 2 else 'One'}")
         ),
     )
-    add("st.|dr.", _street_or_saint)
-    add(sorted(_SHORT_TYPES), _street_type)
+    add("st.|dr.", street_or_saint)
+    add(sorted(SHORT_TYPES), street_type)
     months = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
     # As people type them too ("july 25 2012", "DEC 25"), but "may", which is mostly the verb.
     typed_names = [m.lower() for m in _MONTHS if m != "May"] + [m.upper() for m in _MONTHS]
@@ -485,36 +360,3 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         ),
     )
     return {word: tuple(found) for word, found in rules.items()}
-
-
-_COMPASS = "|".join(sorted(COMPASS, key=len, reverse=True))
-# Street types as written, their short forms in lower case too ("9 Orchard blvd"); not "way" or "loop", words
-_TYPES = "|".join(
-    sorted({*STREET_TYPES, *(short.lower() for short in STREET_TYPES if len(short) <= 4 and short != "Way")},
-           key=len, reverse=True)
-)  # fmt: skip
-# "Main", "O'Farrell", "5th": a street's name, letters only (a code is no name)
-_NAME = r"(?:[A-Z][^\W\d_'’-]*(?:['’-][^\W\d_]+)*|\d{1,3}(?:st|nd|rd|th))"
-FLOOR = pattern_rule(r"(?P<n>\d{1,3})(?:st|nd|rd|th)\s+(?:Fl|Flr|Floor)\b\.?", _floor)
-ADDRESS = pattern_rule(
-    rf"(?P<number>\d{{1,5}})(?P<letter>[A-Z])?\s+(?:(?P<before>(?:{_COMPASS})\.?)\s+)?"
-    rf"(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?(?P<after>\s+(?:{_COMPASS})\b\.?)?",
-    _address,
-)
-
-
-def _compass_street(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Address(match["number"], None, match["before"].rstrip("."), match["names"], "", None)
-
-
-# A house number and a compass point before a street named without a type: "91 S. Broadway"
-COMPASS_STREET = pattern_rule(
-    rf"(?P<number>\d{{1,5}})\s+(?P<before>(?-i:[NSEW]|NE|NW|SE|SW)\.?)\s+(?P<names>[A-Z][a-z]{{2,}})"
-    rf"(?=[,;)]|\.?$|\s+(?:#|{'|'.join(ADDRESS_UNITS)})\b)",  # where an address goes on: not "5 E Coli samples"
-    _compass_street,
-)
-# A compass point before a named street, no house number: "W 42nd St.", "N Main St"
-STREET = pattern_rule(
-    rf"(?P<before>(?:{_COMPASS})\.?)\s+(?P<names>(?:{_NAME}\s+){{1,3}})(?P<type>{_TYPES})\b\.?", _address
-)
-CAPITALIZED = _capitalized_numeral

@@ -32,13 +32,15 @@ from .forms import (
 )
 from .locales import ROMANCE, Locale
 from .span_rule import Reading, Rule, Span
+from .tag_address import ADDRESS, COMPASS_STREET, FLOOR, STREET
 from .tag_clock import named_time_rules
-from .tag_cues import ADDRESS, CAPITALIZED, COMPASS_STREET, ENDS_IN_NAME, FLOOR, STREET, english_rules
+from .tag_cues import english_rules
 from .tag_cues_romance import EXTENSIONS, romance_rules, signs_rules
 from .tag_cues_technical import STATUS, technical_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
 from .tag_money import money_rules, sign_money_rules
+from .tag_roman import CAPITALIZED, ENDS_IN_NAME
 from .tag_spans import numeric_rules, sign_rules
 from .tag_token import classify
 from .tokens import Token, tokenize

@@ -13,16 +13,14 @@ import re
 from dataclasses import replace
 from functools import cache, singledispatch
 
+from . import say_english_calendar as calendar
 from . import spoken
 from .forms import (
     VULGAR,
     Address,
     Code,
-    Date,
-    Decade,
     Dimensions,
     Dotted,
-    Duration,
     Electronic,
     FeetInches,
     Form,
@@ -36,7 +34,6 @@ from .forms import (
     Ordinal,
     Per,
     Percent,
-    Period,
     Power,
     Range,
     Roman,
@@ -45,10 +42,8 @@ from .forms import (
     Signed,
     Symbol,
     Telephone,
-    Time,
     Times,
     Word,
-    Year,
     vulgar,
 )
 from .say_codes import ENGLISH, Speller, code, electronic, pre_release, telephone
@@ -57,13 +52,11 @@ from .words_english import (
     BRITISH_SPELLINGS,
     COMPASS,
     CURRENCIES,
-    DURATION_WORDS,
     FRACTION_DENOMINATORS,
     KEYPAD_KEYS,
     KEYPAD_KEYS_BRITISH,
     LONE_SIGNS,
     LONE_SIGNS_BRITISH,
-    MONTHS,
     PER_WORDS,
     POWER,
     QUALIFIERS,
@@ -240,13 +233,8 @@ def _(form: Dimensions, british: bool) -> str:
         else:
             sides.append(say(side, british))
     if form.plural:
-        sides[-1] = _plural(sides[-1])
+        sides[-1] = spoken.plural(sides[-1])
     return " by ".join(sides)
-
-
-def _plural(said: str) -> str:
-    """A number's plural, as a noun: "four" -> "fours", "six" -> "sixes", "twenty" -> "twenties"."""
-    return said[:-1] + "ies" if said.endswith("y") else said + "es" if said.endswith("x") else said + "s"
 
 
 @_say.register
@@ -297,95 +285,8 @@ def _(form: Signed, british: bool) -> str:
     return f"{QUALIFIERS[form.sign]} {say(form.what, british)}"
 
 
-@_say.register
-def _(form: Date, british: bool) -> str:
-    if form.month is None:
-        return spoken.ordinal(form.day or 1, british) if form.year is None else spoken.year(form.year, british)
-    name = MONTHS[form.month - 1]
-    if form.day is None:
-        return f"{name} {spoken.year(form.year, british)}" if form.year else name
-    day = spoken.ordinal(form.day, british)
-    if form.day_first:
-        said = f"the {day} of {name}"
-    else:
-        said = f"{name} the {day}" if british else f"{name} {day}"
-    return f"{said}, {spoken.year(form.year, british)}" if form.year else said
-
-
-@_say.register
-def _(form: Year, british: bool) -> str:
-    if form.short:  # "'69": sixty-nine, "'05": oh five, "'00": two thousand
-        if form.value == "00":
-            return "two thousand"
-        return f"oh {spoken.DIGITS[int(form.value[1])]}" if form.value[0] == "0" else spoken.cardinal(form.value)
-    return spoken.year(form.value, british)
-
-
-@_say.register
-def _(form: Decade, british: bool) -> str:
-    if form.decade == "00":  # "1900s": nineteen hundreds; "2000s": two thousands; "'00s": noughties in Britain
-        if form.century is None:
-            return "noughties" if british else "two thousands"
-        return "two thousands" if form.century == "20" else f"{spoken.cardinal(form.century, british)} hundreds"
-    said = spoken.cardinal(form.decade, british)
-    said = _plural(said)
-    return f"{spoken.cardinal(form.century, british)} {said}" if form.century else said
-
-
-def _clock(hour: int, minute: int, british: bool) -> str:
-    if minute == 0:
-        return spoken.cardinal(hour, british)
-    minutes = spoken.cardinal(minute)
-    return f"{spoken.cardinal(hour, british)} {'oh ' + minutes if minute < 10 else minutes}"
-
-
-@_say.register
-def _(form: Time, british: bool) -> str:
-    hour, minute = form.hour, form.minute or 0
-    if form.meridiem:
-        said = f"{_clock(hour, minute, british)} {form.meridiem.upper()}"
-    elif form.hundreds:  # "1500 UTC": fifteen hundred; "0930 hours": oh nine thirty; "0015": zero zero fifteen
-        said = f"{spoken.cardinal(hour, british)} hundred" if minute == 0 else _clock(hour, minute, british)
-        said = f"oh {said}" if 0 < hour < 10 else f"zero {said}" if hour == 0 and minute else said
-    elif british and form.twenty_four:
-        said = f"{spoken.cardinal(hour, british)} hundred" if minute == 0 else _clock(hour, minute, british)
-    elif form.twenty_four:  # a 24-hour time ("09:00", "18:30"), said on the 12-hour clock
-        said = f"{_clock(hour % 12 or 12, minute, british)} {'AM' if hour < 12 else 'PM'}"
-    elif minute == 0 and form.minute is not None:
-        said = f"{spoken.cardinal(hour, british)} o'clock"
-    else:
-        said = _clock(hour, minute, british)
-    if form.second:
-        said += f" and {spoken.cardinal(form.second)} second{'s' if form.second != 1 else ''}"
-    return f"{said} {spoken.letters(form.zone)}" if form.zone else said
-
-
-@_say.register
-def _(form: Duration, british: bool) -> str:
-    """ "21:34": twenty-one minutes and thirty-four seconds; "2:05:33": two hours, five minutes and thirty-three
-    seconds; "3:59.4": three minutes and fifty-nine point four seconds."""
-    parts = []
-    for value, unit in ((form.hours or 0, "hour"), (form.minutes, "minute"), (form.seconds, "second")):
-        fraction = form.fraction if unit == "second" else None
-        if value or (unit == "second" and fraction) or (unit == "minute" and not form.hours and not form.seconds):
-            one, many = DURATION_WORDS[unit]
-            amount = spoken.decimal(f"{value}.{fraction}", british) if fraction else spoken.cardinal(value, british)
-            parts.append(f"{amount} {one if value == 1 and not fraction else many}")
-    return ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]
-
-
-@_say.register
-def _(form: Period, british: bool) -> str:
-    if form.letter == "FY":
-        return f"fiscal year {_year_of(form.year or '', british)}"
-    said = f"{form.letter} {spoken.cardinal(form.number or 1)}"
-    return f"{said} {_year_of(form.year, british)}" if form.year else said
-
-
-def _year_of(written: str, british: bool) -> str:
-    if written.startswith("FY"):
-        return f"fiscal year {_year_of(written[2:].strip(), british)}"
-    return spoken.year(written, british) if len(written) == 4 else spoken.paired(written, british)
+for _form, _reading in calendar.READINGS.items():
+    _say.register(_form, _reading)
 
 
 @_say.register

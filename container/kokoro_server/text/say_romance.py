@@ -14,16 +14,14 @@ from functools import cache, singledispatch
 
 from num2words import num2words
 
+from . import say_romance_calendar as calendar
 from . import words_romance as words
 from .forms import (
     VULGAR,
     Address,
     Code,
-    Date,
-    Decade,
     Dimensions,
     Dotted,
-    Duration,
     Electronic,
     FeetInches,
     Form,
@@ -37,7 +35,6 @@ from .forms import (
     Ordinal,
     Per,
     Percent,
-    Period,
     Power,
     Range,
     Roman,
@@ -46,53 +43,29 @@ from .forms import (
     Signed,
     Symbol,
     Telephone,
-    Time,
     Times,
     Word,
-    Year,
     vulgar,
 )
 from .say_codes import Speller, code, digits, electronic, pre_release, telephone
+from .spoken_romance import (
+    HALVES,
+    before_masculine_noun,
+    cardinal,
+    count_before_noun,
+    digit,
+    in_feminine,
+    number_words,
+)
 from .tag_keypad import key_presses, said_as_number
 from .tokens import sayable
 
-MAX_DIGITS = 15  # longer numbers are said digit by digit (an account number, not an amount)
 _SCALE_KEYS = {"thousand": "k", "million": "M", "billion": "B", "trillion": "T"}
 
 
 def say(form: Form, lang: str) -> str:
     """What a voice of ``lang`` (num2words' code: es, fr, it, pt_BR) says for ``form``."""
     return _say(form, lang)
-
-
-def cardinal(number: int | str, lang: str) -> str:
-    """A whole number in words, without the commas num2words puts between groups ("mil, duzentos")."""
-    text = str(number).lstrip("-")
-    if len(text) > MAX_DIGITS:
-        return " ".join(_digit(c, lang) for c in text)
-    said = str(num2words(int(text), lang=lang)).replace(",", "")
-    return said.replace("dicotto", "diciotto") if lang == "it" else said  # num2words elides "centodiciotto"
-
-
-def _digit(character: str, lang: str) -> str:
-    return str(num2words(int(character), lang=lang))
-
-
-def number_words(number: Number, lang: str) -> str:
-    """ "3,5" -> "tres coma cinco", "3,05" -> "tres coma cero cinco": after a leading zero, the decimals
-    digit by digit."""
-    sign = f"{words.MINUS[lang]} " if number.negative else f"{words.PLUS[lang]} " if number.plus else ""
-    whole = number.whole or "0"
-    if number.fraction is None:
-        if len(whole) > 1 and whole.startswith("0"):
-            return sign + " ".join(_digit(c, lang) for c in whole)
-        return sign + cardinal(whole, lang)
-    fraction = number.fraction
-    if fraction.startswith("0") or len(fraction) > MAX_DIGITS:
-        said = " ".join(_digit(c, lang) for c in fraction)
-    else:
-        said = cardinal(fraction, lang)
-    return f"{sign}{cardinal(whole, lang)} {words.DECIMAL_WORD[lang]} {said}"
 
 
 @singledispatch
@@ -179,22 +152,11 @@ def _(form: Money, lang: str) -> str:
     whole, hundredths = int(amount.whole or "0"), int((amount.fraction or "0").ljust(2, "0"))
     if whole and whole % 1_000_000 == 0 and not hundredths:  # "12 000 000 €": douze millions d'euros
         return sign + _scaled(Scaled(Number(str(whole // 1_000_000)), "million"), lang, many)
-    said = f"{_before_noun(whole, lang)} {one if whole == 1 else many}" if whole or not hundredths else ""
+    said = f"{before_masculine_noun(whole, lang)} {one if whole == 1 else many}" if whole or not hundredths else ""
     if hundredths:
-        cents_said = f"{_before_noun(hundredths, lang)} {cent if hundredths == 1 else cents}"
+        cents_said = f"{before_masculine_noun(hundredths, lang)} {cent if hundredths == 1 else cents}"
         said = f"{said} {words.JOIN[lang]} {cents_said}" if said else cents_said
     return sign + said
-
-
-def _before_noun(number: int, lang: str) -> str:
-    """A count before a masculine noun: Spanish and Italian shorten a final "uno" ("un euro", "veintiún
-    dólares", "ventun euro" is not written: Italian keeps "ventuno euro")."""
-    said = cardinal(number, lang)
-    if lang == "es":
-        return re.sub(r"veintiuno$", "veintiún", re.sub(r"\buno$", "un", said))
-    if lang == "it" and said == "uno":
-        return "un"
-    return said
 
 
 @_say.register
@@ -214,7 +176,7 @@ def _(form: Measure, lang: str) -> str:
         return _part_of_unit(amount, one, many, lang)
     said = say(amount, lang)
     if one.split(" ", 1)[0] in ("una", "uma", "une") and isinstance(amount, Number) and amount.fraction is None:
-        said = _feminine(said, lang)  # "22 h": vinte e duas horas
+        said = in_feminine(said, lang)  # "22 h": vinte e duas horas
     elif lang == "es" and isinstance(amount, Number) and amount.fraction is None:
         said = re.sub(r"uno$", "ún" if said.endswith("veintiuno") else "un", said)  # "veintiún kilómetros"
     return f"{said} {many}"
@@ -230,53 +192,14 @@ def _part_of_unit(amount: Fraction, one: str, many: str, lang: str) -> str:
     if half and amount.whole:
         whole = int(amount.whole)
         counted = one if whole == 1 else f"{count_before_noun(amount.whole, unit, feminine, lang)} {many}"
-        half_said = _HALVES[lang][feminine].split()[-1] + ("e" if lang == "fr" and feminine else "")
+        half_said = HALVES[lang][feminine].split()[-1] + ("e" if lang == "fr" and feminine else "")
         return f"{counted} {words.AND[lang]} {half_said}"  # "dos horas y media", "une heure et demie"
     if amount.whole or int(amount.top) >= int(amount.bottom):
         return f"{say(amount, lang)} {many}"
     if half:
-        return f"{_HALVES[lang][feminine]}{'-' if lang == 'fr' else ' '}{unit}"  # "media hora", "un demi-litre"
+        return f"{HALVES[lang][feminine]}{'-' if lang == 'fr' else ' '}{unit}"  # "media hora", "un demi-litre"
     joiner = "d'" if lang == "fr" and unit[:1] in "aeiouéh" else f"{words.OF[lang]} "
     return f"{say(amount, lang)} {joiner}{unit}"  # "tres cuartos de litro", "un quart d'heure"
-
-
-_FEMININE_ENDS = {
-    "es": ((r"uno$", "una"), (r"\bun$", "una")),
-    "fr": ((r"\bun$", "une"),),
-    "it": (),
-    "pt_BR": ((r"\bum$", "uma"), (r"\bdois$", "duas")),
-}
-
-
-def _feminine(said: str, lang: str) -> str:
-    """A number's last word agreeing with a feminine noun after it: "vinte e duas", "veintiuna", "vingt et une"."""
-    for pattern, ending in _FEMININE_ENDS[lang]:
-        said = re.sub(pattern, ending, said)
-    return said
-
-
-def count_before_noun(count: str, noun: str, feminine: bool, lang: str) -> str:
-    """A whole count ("21", "1.200") or a half ("½") agreeing with the noun after it: "veintiuna semanas",
-    "doscientas personas", "duas xícaras", "vingt et une pages", "una compressa", "un comprimido", "media taza"."""
-    if count in ("½", "1/2"):
-        return _HALVES[lang][feminine]
-    number = int(count.replace(".", "").replace("\u202f", "").replace(" ", ""))
-    said = cardinal(number, lang)
-    if lang == "it":
-        if number != 1:
-            return said
-        if feminine:
-            return "un'" if noun[:1].lower() in "aeiouàèéìòù" else "una"
-        return "uno" if re.match(r"(?i)s[^aeiou]|z|gn|ps|x|y|pn", noun) else "un"
-    if not feminine:
-        return _before_noun(number, lang)
-    said = _feminine(said, lang)
-    if lang in ("es", "pt_BR") and number < 1_000_000:
-        said = re.sub(r"entos\b", "entas", said)  # "doscientas personas", "trezentas pessoas"
-    return said
-
-
-_HALVES = {"es": ("medio", "media"), "fr": ("un demi", "une demi"), "it": ("mezzo", "mezza"), "pt_BR": ("meio", "meia")}
 
 
 @_say.register
@@ -295,7 +218,7 @@ def _(form: Times, lang: str) -> str:
         return {"es": "una vez", "fr": "une fois", "it": "una volta", "pt_BR": "uma vez"}[lang]
     said = number_words(amount, lang)
     if lang in ("pt_BR", "es"):  # "vezes", "veces" are feminine: duas vezes, veintiuna veces
-        said = _feminine(said, lang)
+        said = in_feminine(said, lang)
     return f"{said} {words.TIMES[lang]}"
 
 
@@ -332,85 +255,8 @@ def _(form: Signed, lang: str) -> str:
     return f"{words.MORE_THAN[lang]} {what}"  # ">", "≥", and "5+": más de cinco
 
 
-@_say.register
-def _(form: Date, lang: str) -> str:
-    months = words.MONTHS[lang].split()
-    if form.month is None:
-        return cardinal(form.day or 1, lang) if form.year is None else cardinal(form.year, lang)
-    name = months[form.month - 1]
-    if form.day is None:
-        return f"{name} {words.OF[lang]} {cardinal(form.year, lang)}" if form.year else name
-    first = form.day == 1  # "1º de dezembro": primeiro de dezembro; "1 de mayo": primero de mayo
-    day = str(num2words(1, lang=lang, to="ordinal")) if first else cardinal(form.day, lang)
-    joiner = " de " if lang in ("es", "pt_BR") else " "
-    said = f"{day}{joiner}{name}"
-    return f"{said}{joiner}{cardinal(form.year, lang)}" if form.year else said
-
-
-@_say.register
-def _(form: Year, lang: str) -> str:
-    return cardinal(form.value, lang)  # "'70": setenta
-
-
-@_say.register
-def _(form: Decade, lang: str) -> str:
-    # "1980s" is "los años ochenta", "2000s" "los años dos mil", "2010s" "los años dos mil diez": the decade
-    # alone in the twentieth century, as "los años 80" is written and said.
-    century = form.century or "19"
-    decade = cardinal(form.decade if century == "19" and form.decade != "00" else f"{century}{form.decade}", lang)
-    return f"{_DECADES[lang].split()[-1] if form.after_article else _DECADES[lang]} {decade}"
-
-
-_DECADES = {"es": "los años", "fr": "les années", "it": "gli anni", "pt_BR": "os anos"}
-
-
-@_say.register
-def _(form: Time, lang: str) -> str:
-    hours, minutes = form.hour, form.minute or 0
-    said = _feminine(cardinal(hours, lang), lang)  # the hours are feminine: "las veintiuna", "às duas", "une heure"
-    if lang == "fr":
-        said += " heure" if hours == 1 else " heures"
-        said = f"{said} {cardinal(minutes, lang)}" if minutes else said
-    else:
-        said = f"{said} {words.TIME_JOIN[lang]} {cardinal(minutes, lang)}" if minutes else said
-    if form.second:  # "10:15:30": diez y quince y treinta segundos
-        one, many = words.DURATION_UNITS[lang]["second"]
-        said += f" {words.AND[lang]} {one if form.second == 1 else f'{cardinal(form.second, lang)} {many}'}"
-    return said
-
-
-@_say.register
-def _(form: Duration, lang: str) -> str:
-    """ "2h 45m": dos horas y cuarenta y cinco minutos."""
-    parts = []
-    for value, unit in ((form.hours or 0, "hour"), (form.minutes, "minute"), (form.seconds, "second")):
-        fraction = form.fraction if unit == "second" else None
-        if value or fraction:
-            one, many = words.DURATION_UNITS[lang][unit]
-            count = _feminine(cardinal(value, lang), lang) if unit == "hour" else cardinal(value, lang)
-            if fraction:  # "1:29.708": un minuto y veintinueve coma siete cero ocho segundos
-                count = number_words(Number(str(value), fraction), lang)
-            parts.append(one if value == 1 and not fraction else f"{count} {many}")  # "duas horas", "veintiuna horas"
-    said = f" {words.AND[lang]} ".join(parts) or f"{cardinal(0, lang)} {words.DURATION_UNITS[lang]['second'][1]}"
-    return said
-
-
-@_say.register
-def _(form: Period, lang: str) -> str:
-    if form.letter == "FY":
-        year = form.year or ""
-        return f"{words.FISCAL_YEAR[lang]} {cardinal(year if len(year) == 4 else f'20{year}', lang)}"
-    noun = words.QUARTER[lang] if form.letter == "Q" else words.HALF[lang]
-    said = f"{_ordinal_before_noun(form.number or 1, lang)} {noun}"
-    if not form.year:
-        return said
-    year = form.year if len(form.year) == 4 else f"20{form.year}"
-    return f"{said}{words.OF_YEAR[lang]} {cardinal(year, lang)}"
-
-
-def _ordinal_before_noun(number: int, lang: str) -> str:
-    said = str(num2words(number, lang=lang, to="ordinal"))
-    return said[:-1] if lang == "es" and said.endswith(("primero", "tercero")) else said  # tercer trimestre
+for _form, _reading in calendar.READINGS.items():
+    _say.register(_form, _reading)
 
 
 @_say.register
@@ -504,7 +350,7 @@ def _(form: Joined, lang: str) -> str:
 @cache
 def _speller(lang: str) -> Speller:
     return Speller(
-        digit=lambda digit: _digit(digit, lang),
+        digit=lambda character: digit(character, lang),
         number=lambda number: cardinal(number, lang),
         letter=lambda letter: letter.upper(),  # espeak-ng says a capital alone by its name
         paired=lambda number: cardinal(number, lang),

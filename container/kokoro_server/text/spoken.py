@@ -95,3 +95,8 @@ def paired(text: str, british: bool = False) -> str:
         return cardinal(text, british) if text.endswith("000") else f"{cardinal(head, british)} hundred"
     said_tail = f"oh {cardinal(tail[1])}" if tail.startswith("0") else cardinal(tail)
     return f"{cardinal(head, british)} {said_tail}"
+
+
+def plural(said: str) -> str:
+    """A number's plural, as a noun: "four" -> "fours", "six" -> "sixes", "twenty" -> "twenties"."""
+    return said[:-1] + "ies" if said.endswith("y") else said + "es" if said.endswith("x") else said + "s"

@@ -29,8 +29,8 @@ from .forms import (
     Word,
 )
 from .locales import ROMANCE, Locale
-from .say_romance import count_before_noun
 from .span_rule import Build, Reading, Rule, pattern_rule
+from .spoken_romance import count_before_noun
 from .words_gender import feminine
 
 _NUMERAL = rf"[IVXLC]{{1,{roman.MAX_LETTERS}}}"

@@ -16,6 +16,7 @@ from num2words import num2words
 
 from . import say_romance_calendar as calendar
 from . import words_romance as words
+from . import words_romance_cues as romance_cues
 from .forms import (
     VULGAR,
     Address,
@@ -285,7 +286,7 @@ def _(form: Dotted, lang: str) -> str:
         return f"{said} {words.ADDRESS_SIGNS[lang]['/']} {cardinal(form.suffix, lang)}" if form.suffix else said
     said = f" {words.POINT[lang]} ".join(cardinal(part, lang) for part in form.parts)
     said = f"{said} {pre_release(form.suffix, _speller(lang))}" if form.suffix else said
-    return f"{words.VERSION_WORDS[lang].split('|')[0]} {said}" if form.prefix else said  # "v2": versión dos
+    return f"{romance_cues.VERSION_WORDS[lang].split('|')[0]} {said}" if form.prefix else said  # "v2": versión dos
 
 
 @_say.register

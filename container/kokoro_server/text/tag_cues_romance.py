@@ -12,6 +12,7 @@ import re
 
 from . import roman
 from . import words_romance as words
+from . import words_romance_cues as romance_cues
 from .forms import (
     Code,
     Dotted,
@@ -50,7 +51,7 @@ def _ruler(lang: str) -> Build:
         if lang == "fr":  # "Louis XIV": quatorze; "François Ier": premier
             said: Form = Ordinal("1") if number == 1 else Roman(number, ordinal=False)
         elif lang == "it" or number <= 10:  # "Enrique VIII": octavo; "Alfonso XIII": trece; Italian always ordinal
-            said = Ordinal(str(number), feminine=name in words.QUEENS)
+            said = Ordinal(str(number), feminine=name in romance_cues.QUEENS)
         else:
             said = Roman(number, ordinal=False)
         return Joined((Word(name), said))
@@ -104,11 +105,11 @@ def _labelled(reading: Reading, index: int) -> bool:
     if not before or reading.tokens[index - 1].trail.endswith((".", "!", "?", ":", ";", ",")):
         return False  # the number starts a sentence or a clause
     sentence_start = index == 1 or reading.tokens[index - 2].trail.endswith((".", "!", "?", ":"))
-    return before.lower() in words.LABEL_WORDS or (before[0].isupper() and not sentence_start)
+    return before.lower() in romance_cues.LABEL_WORDS or (before[0].isupper() and not sentence_start)
 
 
 def _phrase_said(written: str, lang: str) -> str:
-    return next(said for _, phrase, said in words.PHRASES[lang] if re.fullmatch(phrase, written))
+    return next(said for _, phrase, said in romance_cues.PHRASES[lang] if re.fullmatch(phrase, written))
 
 
 def _code_after(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -139,7 +140,7 @@ def _hours_glued(match: re.Match[str], reading: Reading, index: int) -> Form | N
     hour, minute = int(match["h"]), int(match["m"])
     lang = ROMANCE[reading.locale.language]
     before = " ".join(reading.core(i).lower() for i in (index - 2, index - 1) if i >= 0)
-    if re.search(rf"(?:^|\s)(?:{words.DOTTED_TIME_CUES[lang]})$", before) and hour <= 23:
+    if re.search(rf"(?:^|\s)(?:{romance_cues.DOTTED_TIME_CUES[lang]})$", before) and hour <= 23:
         return Time(hour, minute)
     return Duration(hour, minute, 0)
 
@@ -169,18 +170,18 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Joined((Said(words.EXTENSION[lang]), Code(m["n"], "digits"))),
         ),
     )
-    code_words = words.CODE_WORDS[lang]
+    code_words = romance_cues.CODE_WORDS[lang]
     add(
         [word.split()[0] for word in code_words.split("|")],
         pattern_rule(
-            rf"(?:{code_words})(?:\s+(?:{words.CODE_QUALIFIERS[lang]}))?(?:\s+(?:es|est|è|é))?\s*:?\s*{_CODE}",
+            rf"(?:{code_words})(?:\s+(?:{romance_cues.CODE_QUALIFIERS[lang]}))?(?:\s+(?:es|est|è|é))?\s*:?\s*{_CODE}",
             _code_after,
         ),
     )
-    for first, phrase, said in words.PHRASES[lang]:  # "p. ej.", "c. à café", "P. ej." at a sentence's start
+    for first, phrase, said in romance_cues.PHRASES[lang]:  # "p. ej.", "c. à café", "P. ej." at a sentence's start
         start = f"(?i:{phrase[0]})" if phrase[0] == "p" else phrase[0]  # "P. ej." too; "C/" is a street
         add([first], pattern_rule(f"{start}{phrase[1:]}", _said(said)))
-    versions = words.VERSION_WORDS[lang]
+    versions = romance_cues.VERSION_WORDS[lang]
     add(
         versions.split("|"),
         pattern_rule(
@@ -188,7 +189,7 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Joined((_prefix(m, "version"), Dotted(tuple(m["version"].split(".")), "version"))),
         ),
     )
-    places = words.PLACE_WORDS[lang]
+    places = romance_cues.PLACE_WORDS[lang]
     add(
         places.split("|"),
         pattern_rule(
@@ -196,14 +197,14 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Joined((_prefix(m, "code"), Code(m["code"]))),
         ),
     )
-    rulers = words.RULERS[lang].replace("_", " ").split()
+    rulers = romance_cues.RULERS[lang].replace("_", " ").split()
     add(
         [ruler.split()[0] for ruler in rulers],
         pattern_rule(rf"(?P<name>{'|'.join(rulers)})\s+(?P<numeral>{_NUMERAL})(?:er)?{_AFTER}", _ruler(lang)),
     )
-    parts = words.PARTS[lang].split()
+    parts = romance_cues.PARTS[lang].split()
     add(parts, pattern_rule(rf"(?P<name>{'|'.join(parts)})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _part(lang)))
-    century = words.CENTURY[lang]
+    century = romance_cues.CENTURY[lang]
     add([century], pattern_rule(rf"(?P<name>{century})\s+(?P<numeral>{_NUMERAL}){_AFTER}", _century(lang)))
     # "mar. 3 juin", "sáb. 14/06": a weekday's short form before a date is the day's name
     weekdays = {**words.WEEKDAYS[lang], **words.WEEKDAYS_BEFORE_DATE[lang]}
@@ -216,7 +217,7 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Said(weekdays[m["day"].lower()]),
         ),
     )
-    phrases = "|".join(phrase for _, phrase, _ in words.PHRASES[lang])  # "1 c. à soupe": a spoon's short form
+    phrases = "|".join(phrase for _, phrase, _ in romance_cues.PHRASES[lang])  # "1 c. à soupe": a spoon's short form
     add(  # "seg. a sex.", "lun. a vie.": a range of weekdays' short forms
         list(weekdays),
         pattern_rule(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from . import words_english as english
-from . import words_romance as romance
+from . import words_romance_cues as romance_cues
 from .forms import Date, Duration, Form, Joined, Range, Said, Time, Word
 from .locales import ROMANCE, Locale
 from .span_rule import Build, Reading, Rule, pattern_rule
@@ -117,9 +117,9 @@ def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
         joins, ranged = "to|and|until|till|-|–", "between"
     elif locale.language in ROMANCE:
         lang = ROMANCE[locale.language]
-        strong, ambiguous = romance.DATE_CUES[lang], romance.AMBIGUOUS_DATE_CUES[lang]
-        dotted, durations = romance.DOTTED_TIME_CUES[lang], ""
-        joins, ranged = romance.TIME_RANGE_JOINS[lang], romance.TIME_RANGE_CUES[lang]
+        strong, ambiguous = romance_cues.DATE_CUES[lang], romance_cues.AMBIGUOUS_DATE_CUES[lang]
+        dotted, durations = romance_cues.DOTTED_TIME_CUES[lang], ""
+        joins, ranged = romance_cues.TIME_RANGE_JOINS[lang], romance_cues.TIME_RANGE_CUES[lang]
     else:
         return {}
     rules: dict[str, list[Rule]] = {}

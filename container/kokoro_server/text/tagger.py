@@ -14,6 +14,7 @@ from functools import cache
 
 from . import words_english as english
 from . import words_romance as romance
+from . import words_romance_cues as romance_cues
 from .forms import (
     VULGAR,
     Code,
@@ -233,8 +234,8 @@ def _called(core: str, before: str, after: str, locale: Locale) -> bool:
     return called or after.lower() in _SERVICE_NOUNS.get(language, ())
 
 
-_SERVICE_NUMBERS = {**english.SERVICE_NUMBERS, **{"es": romance.SERVICE_NUMBERS["es"]}}
-_CALL_WORDS = {"en-us": english.CALL_WORDS, "en-gb": english.CALL_WORDS, "es": romance.CALL_WORDS["es"]}
+_SERVICE_NUMBERS = {**english.SERVICE_NUMBERS, **{"es": romance_cues.SERVICE_NUMBERS["es"]}}
+_CALL_WORDS = {"en-us": english.CALL_WORDS, "en-gb": english.CALL_WORDS, "es": romance_cues.CALL_WORDS["es"]}
 _SERVICE_NOUNS = {"en-us": english.SERVICE_NOUNS, "en-gb": english.SERVICE_NOUNS}
 _SERVICE_NAMES = {"en-gb": english.SERVICE_NAMES}
 _ARTICLES = {"es": ("los",), "fr-fr": ("les", "des", "aux"), "it": ("gli", "negli", "degli", "agli", "dagli"),

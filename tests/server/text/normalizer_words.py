@@ -16,7 +16,7 @@ from functools import cache
 
 from num2words import num2words
 
-from kokoro_server.text import spoken, words_english, words_romance, words_signs
+from kokoro_server.text import spoken, words_english, words_romance, words_romance_cues, words_signs
 from kokoro_server.text.locales import ROMANCE
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -75,7 +75,7 @@ def vocabulary(language: str) -> frozenset[str]:
         ]
         said += [num2words(n, lang=lang) for n in _POWERS if n < 10**12 or lang != "pt_BR"]
         said += [num2words(n, lang=lang, to="ordinal") for n in _POWERS[:2]]
-        words = words_in(said) | _module_words(words_romance)
+        words = words_in(said) | _module_words(words_romance) | _module_words(words_romance_cues)
         words |= {"primer", "tercer", "segunda", "primera", "tercera", "cuarta", "quinta", "octava", "demi", "medio"}
         words |= {"un", "una", "uno", "um", "uma", "une", "mezzo", "meio", "sur", "su", "de", "d", "los", "años", "les"}
         words |= {"années", "gli", "anni", "os", "anos", "l", "heure", "heures", "vez", "veces", "fois", "volta"}

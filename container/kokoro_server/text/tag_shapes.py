@@ -1,5 +1,5 @@
 """What a token is by its shape alone, whatever the language: e-mail and web addresses, handles and hashtags,
-telephone numbers, dates written in numbers, decades, durations, versions and IP addresses, multipliers and
+dates written in numbers, decades, durations, versions and IP addresses, multipliers and
 sizes, ratios, and the periods of a business year ("Q3", "FY2026"); what is typed as code or mathematics is
 ``tag_math``'s. Each is one bounded pattern
 matched on the whole token (``tag_token.classify`` asks for them in its order).
@@ -26,7 +26,6 @@ from .forms import (
     Period,
     Range,
     Said,
-    Telephone,
     Time,
     Times,
     Word,
@@ -54,12 +53,6 @@ _LOCALHOST = re.compile(r"localhost(?::\d{1,5})?(?:/[^\s]{0,300})?")  # "localho
 _HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
 _HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
 _HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
-_PHONE = re.compile(
-    r"(?P<plus>\+)?(?:(?P<country>\d{1,3})[-.]|(?P<country2>\d{1,3})(?=\())?(?:\((?P<area1>\d{3})\)|(?P<area2>\d{3}))[-.]?"
-    r"(?P<exchange>\d{3})[-.](?P<line>\d{4})"
-    r"|(?P<local>[2-9]\d{2}-\d{4})"
-    r"|(?P<intl>\+\d{1,3}(?:[-.]\d{1,4}){2,5})"
-)
 _ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
 _ISO_MOMENT = re.compile(
     r"(?P<y>\d{4})-(?P<m>\d\d)-(?P<d>\d\d)T(?P<hh>\d\d):(?P<mm>[0-5]\d)(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-]\d\d:?\d\d)?"
@@ -121,21 +114,6 @@ def _lower(labels: list[str]) -> bool:
 
 def _numbers(labels: list[str]) -> bool:
     return all(label.isdigit() for label in labels[:-1])
-
-
-# A toll-free number spelled as words ("1-800-FLOWERS", "1-888-GET-HELP"): the word is said, not its letters.
-_VANITY = re.compile(r"(?P<one>1-)?(?P<prefix>8(?:00|33|44|55|66|77|88))-(?P<word>[A-Z]{2,10}(?:-[A-Z]{1,10}){0,3})")
-
-
-def telephone(core: str) -> Form | None:
-    if (vanity := _VANITY.fullmatch(core)) is not None and sum(c.isalpha() for c in vanity["word"]) >= 4:
-        number = Telephone(("1", vanity["prefix"]) if vanity["one"] else (vanity["prefix"],))
-        return Joined((number, Word(vanity["word"].lower().replace("-", " "))))
-    match = _PHONE.fullmatch(core)
-    if match is None:
-        return None
-    groups = tuple(re.findall(r"\d+", core))
-    return Telephone(groups, plus=core.startswith("+"))
 
 
 _TIMED = re.compile(r"(?:(?P<h>\d{1,2}):)?(?P<m>[0-5]?\d):(?P<s>[0-5]\d)\.(?P<f>\d{1,3})")

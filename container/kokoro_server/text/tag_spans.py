@@ -40,29 +40,13 @@ from .tag_math import SUPERSCRIPTS, arithmetic
 from .tag_quantity import quantity, read_number
 from .tag_range import named_range, ranged
 from .tag_shapes import month_day
+from .tag_telephone import PHONE, spaced_phone
 from .tag_token import classify
 from .words_english import AMOUNT_NOUNS, COMPASS, CUP, DETERMINERS
 
 
 def number_in(written: str, reading: Reading) -> Number | None:
     return read_number(re.sub(r"[ \u00a0\u202f]", "", written), reading.locale)
-
-
-# Telephone numbers in groups: "(415) 555-0134", "+44 20 7946 0958", "1 800 555 0199", "0161 496 0000",
-# with an extension: "ext. 12", "x 7", ", extension 3021".
-_EXTENSION = r"(?:,?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6}))?"
-PHONE = (
-    r"(?P<number>\+\d{1,3}(?:[\s.-]{1,2}\(?\d{1,5}\)?){1,5}"
-    r"|(?:1[\s.-])?\(\d{3}\)\s?\d{3}[\s.-]\d{4}|(?:1\s)?\d{3}\s\d{3}\s\d{4}|0\d{1,4}\s\d{3,4}\s\d{3,4}|0\d{3,4}\s\d{6,7}"
-    r"|\(0?\d{2}\)\s?\d{4,5}[\s.-]\d{4})" + _EXTENSION  # "02 1234 5678", "(11) 98765-4321"
-)
-
-
-def _phone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    groups = tuple(re.findall(r"\d+", match["number"]))
-    if sum(map(len, groups)) < 7:
-        return None
-    return Telephone(groups, plus=match["number"].startswith("+"), extension=match["ext"])
 
 
 def _glued_phone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -95,7 +79,7 @@ def _percent_range(match: re.Match[str], reading: Reading, index: int) -> Form |
     return Range(Percent(low), Percent(high)) if low is not None and high is not None else None
 
 
-def _measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+def spaced_measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "2.5 kg", "70 Kg", "5 mg/kg", "3-5 GB", "20 °C", "25 m": a quantity, then its unit."""
     locale = reading.locale
     written_unit, per = match["unit"], None
@@ -244,12 +228,6 @@ def _french_thousands(match: re.Match[str], reading: Reading, index: int) -> For
     return number_in(match["n"], reading)
 
 
-def _qualified(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "≥ 18", "~ 30", "< 5": a sign written apart from its quantity."""
-    what = quantity(match["n"], reading.locale)
-    return Signed(match["sign"], what) if what is not None else None
-
-
 @dataclass(frozen=True)
 class Rules:
     """A language's span rules: those tried at a token with a digit or a sign, and those tried at a word."""
@@ -268,7 +246,7 @@ def _coordinate(match: re.Match[str], reading: Reading, index: int) -> Form | No
 def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
     """The rules whose span starts at a number or a sign: telephone numbers, amounts (``money``, the language's
     rules of money written apart: ``tag_money``), measures, times..."""
-    units = _units_pattern(locale)
+    units = units_pattern(locale)
     written = set(locale.months)
     if locale.language.startswith("en"):  # "25 july 2012", "5 DEC", as people type them; not "may", mostly a verb
         written |= {month.lower() for month in locale.months if month != "May"} | {m.upper() for m in locale.months}
@@ -284,7 +262,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         pattern_rule(  # "5 - 3 = 2": a sum written apart
             r"(?P<sum>\d{1,7}(?: [-−+*×x/÷] \d{1,7}){1,4} = \d{1,9})", lambda m, r, i: arithmetic(m["sum"], r.locale)
         ),
-        pattern_rule(PHONE, _phone, opens="("),
+        pattern_rule(PHONE, spaced_phone, opens="("),
         pattern_rule(
             r"(?P<number>[+\d][\d().-]{6,20}),?\s{0,2}(?:x|ext\.?|extension)\s{0,2}(?P<ext>\d{1,6})", _glued_phone
         ),
@@ -310,13 +288,13 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         ),
         pattern_rule(  # "150 million km", "3 millones de km": a magnitude, then its unit
             rf"(?P<n>{number}){GAP}(?P<scale>{scale_words(locale)}){GAP}(?:(?:de|di){GAP})?(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?",
-            _measure,
+            spaced_measure,
         ),
-        pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", _measure),
+        pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", spaced_measure),
         pattern_rule(  # "10⁸ m/s", "6.02×10^23 mol": a power of ten, then its unit
             rf"(?P<n>(?:\d{{1,7}}(?:[.,]\d{{1,4}})?[×x·*])?\d{{1,7}}(?:[.,]\d{{1,4}})?(?:\^[-−]?\d{{1,3}}|[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}}))"
             rf"{GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?",
-            _measure,
+            spaced_measure,
         ),
         pattern_rule(
             rf"(?P<whole>\d{{1,3}}){GAP}(?:(?P<top>\d{{1,2}})/(?P<bottom>\d{{1,2}})|(?P<vulgar>[{''.join(VULGAR)}]))",
@@ -403,14 +381,8 @@ def scale_words(locale: Locale) -> str:
     return "|".join(re.escape(scale) for scale in words) or "(?!)"
 
 
-def _units_pattern(locale: Locale) -> str:
+def units_pattern(locale: Locale) -> str:
     return "|".join(re.escape(unit) for unit in sorted(_all_units(locale), key=len, reverse=True))
-
-
-def _qualified_measure(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "≈ 40 km", "< 5 kg": a sign written apart from the measure it qualifies."""
-    measure = _measure(match, reading, index)
-    return Signed(match["sign"], measure) if measure is not None else None
 
 
 def _all_units(locale: Locale) -> list[str]:
@@ -422,19 +394,3 @@ def _all_units(locale: Locale) -> list[str]:
         for spelled in (unit.upper(), unit.capitalize(), unit.lower())
     }
     return sorted(written)
-
-
-def sign_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
-    """Rules that start at a sign written apart: "≥ 18", "≈ 30", and periods of a year ("Q4 2025")."""
-    sign = r"(?P<sign><=|>=|[~≈<>≤≥±])"
-    measure = pattern_rule(
-        rf"{sign}{GAP}(?P<n>{number_pattern(locale)}){GAP}(?P<unit>(?:{_units_pattern(locale)})(?:/\w{{1,6}})?)\.?",
-        _qualified_measure,
-    )
-    qualified = pattern_rule(rf"{sign}{GAP}(?P<n>\S{{1,24}}?)", _qualified)
-    rules: dict[str, tuple[Rule, ...]] = {
-        sign: (measure, qualified) for sign in ("~", "≈", "<", ">", "≤", "≥", "<=", ">=", "±")
-    }
-    for period in ("q1", "q2", "q3", "q4", "h1", "h2", "fy", "1q", "2q", "3q", "4q"):
-        rules[period] = (PERIOD_YEAR,)
-    return rules

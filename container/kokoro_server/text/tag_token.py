@@ -61,9 +61,9 @@ from .tag_shapes import (
     resolution,
     season,
     shaped,
-    telephone,
     timed,
 )
+from .tag_telephone import telephone
 from .tokens import is_word, sayable
 
 DASHES = "-–—~〜～"

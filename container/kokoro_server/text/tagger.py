@@ -41,8 +41,9 @@ from .tag_cues_technical import STATUS, technical_rules
 from .tag_cues_time import time_rules
 from .tag_imperial import imperial_rules
 from .tag_money import money_rules, sign_money_rules
+from .tag_qualifiers import sign_rules
 from .tag_roman import CAPITALIZED, ENDS_IN_NAME
-from .tag_spans import numeric_rules, sign_rules
+from .tag_spans import numeric_rules
 from .tag_token import classify
 from .tokens import Token, tokenize
 from .words_english import FUNCTION_WORDS

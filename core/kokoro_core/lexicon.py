@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .edited import NO_EDITS, Edits, substituted
 from .validation import shown
 
 MAX_ENTRIES = 1000
@@ -67,8 +68,13 @@ class Lexicon:
         as the word they replace (capitalized or not), so "Mr. Nguyen" stays a title before a name.
         Returns the text and the phonemes, in the order of their placeholders (``unmasked``).
         """
+        masked, phonemes, _ = self.masked_edits(text)
+        return masked, phonemes
+
+    def masked_edits(self, text: str) -> tuple[str, list[str], Edits]:
+        """``masked``, and where each part of the masked text was written (``kokoro_core.edited``)."""
         if self._pattern is None:
-            return text, []
+            return text, [], NO_EDITS
         say = self._say
         phonemes: list[str] = []
 
@@ -80,7 +86,8 @@ class Lexicon:
             index = in_letters(len(phonemes) - 1)
             return f"{'Q' if match.group()[0].isupper() else 'q'}zxlexicon{index}zq"
 
-        return self._pattern.sub(replace, text), phonemes
+        masked, edits = substituted(self._pattern, text, replace)
+        return masked, phonemes, edits
 
 
 def in_letters(number: int) -> str:
@@ -101,12 +108,18 @@ NO_LEXICON = Lexicon()
 
 def unmasked(said: str, phonemes: list[str]) -> Iterator[tuple[str, bool]]:
     """``said`` (a ``Lexicon.masked`` text, normalized) as (piece, is_phonemes), placeholders back to phonemes."""
+    for piece, is_phonemes, _, _ in unmasked_spans(said, phonemes):
+        yield piece, is_phonemes
+
+
+def unmasked_spans(said: str, phonemes: list[str]) -> Iterator[tuple[str, bool, int, int]]:
+    """``unmasked``, each piece with the (start, end) of ``said`` it comes from."""
     written = 0
     for match in _PLACEHOLDER.finditer(said):
-        yield said[written : match.start()], False
-        yield phonemes[int("".join(str(ord(letter) - ord("a")) for letter in match.group(1)))], True
+        yield said[written : match.start()], False, written, match.start()
+        yield phonemes[int("".join(str(ord(letter) - ord("a")) for letter in match.group(1)))], True, *match.span()
         written = match.end()
-    yield said[written:], False
+    yield said[written:], False, written, len(said)
 
 
 _PLACEHOLDER = re.compile(r"[Qq]zxlexicon([a-j]+)zq")

@@ -30,7 +30,7 @@ from kokoro_onnx.config import DEFAULT_VOCAB
 from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.speakable import LANGUAGES
 from kokoro_core.voices import parse_voice
-from kokoro_server.text.reading import VoiceReading
+from kokoro_server.text.reading import VoiceReading, shown_with_sources
 from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces, written_words
 
 from .speech_engine import (
@@ -117,10 +117,11 @@ class FakeEngine(PrepareThenSpeak):
         if self._stopping.interrupted:
             raise Interrupted("the engine is stopping")
         reading = reading or VoiceReading.of(voice)
-        said = " ".join(reading.said(text).split())
+        parts = reading.parts(text)  # read once, for what is said and for its words
+        said = " ".join(shown_with_sources(parts, reading.language)[0].split())
         if not said.strip(" .,;:!?—…\"'()/"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
-        return PreparedChunk(text, voice, said, (), WordPlaces(tuple(written_words(text, reading)), 0, None))
+        return PreparedChunk(text, voice, said, (), WordPlaces(tuple(written_words(text, reading, parts)), 0, None))
 
     def speak_batch(self, requests: list[SpeechRequest]) -> list[Speech | Interrupted]:
         blends = [parse_voice(request.chunk.voice, VOICES) for request in requests]  # refuses a voice it has not

@@ -31,7 +31,7 @@ from kokoro_onnx.tokenizer import Tokenizer
 
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 from kokoro_server.text.g2p import G2P, available_languages
-from kokoro_server.text.reading import VoiceReading, marked_g2p, said_phonemes
+from kokoro_server.text.reading import SaidPart, VoiceReading, marked_g2p, phonemes_of
 from kokoro_server.text.word_timing import (
     Span,
     TimedPhoneme,
@@ -154,7 +154,10 @@ class Engine(PrepareThenSpeak):
         and the like in words first). A lexicon's entries go first: respellings are read as text, phonemes are
         taken as written."""
         how = reading or VoiceReading.of(voice)
-        phonemes = said_phonemes(text, how.language, self._g2p, how.normalized, how.lexicon, how.foreign)
+        return self._phonemes(how.parts(text), text, voice, how)
+
+    def _phonemes(self, parts: list[SaidPart], text: str, voice: str, how: VoiceReading) -> str:
+        phonemes = phonemes_of(parts, self._g2p)
         if not phonemes.strip(" .,;:!?—…\"'()"):
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r} ({how.language})")
         return phonemes
@@ -166,7 +169,8 @@ class Engine(PrepareThenSpeak):
         if self._stopping.interrupted:
             raise Interrupted("the engine is stopping")
         how = reading or VoiceReading.of(voice)
-        phonemes = " ".join(self.phonemize(text, voice, how).split())
+        parts = how.parts(text)  # the chunk is read once, for its phonemes and its words alike
+        phonemes = " ".join(self._phonemes(parts, text, voice, how).split())
         pieces = tuple(
             (piece, tuple(tokens))
             for piece in split_phonemes(phonemes, MAX_PHONEME_LENGTH)
@@ -174,7 +178,7 @@ class Engine(PrepareThenSpeak):
         )
         if not pieces:
             raise NothingToSpeak(f"nothing speakable in {text[:40]!r} for voice {voice!r}")
-        words = written_words(text, how)
+        words = written_words(text, how, parts)
         alone = partial(phonemes_alone, g2p=partial(marked_g2p, language=how.language, g2p=self._g2p))
         return PreparedChunk(text, voice, phonemes, pieces, place_words(words, phonemes.split(), alone))
 

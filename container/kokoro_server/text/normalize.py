@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
+
+from kokoro_core.edited import NO_EDITS, Edits, substituted
 
 from . import say_english, say_romance, say_signs
 from .forms import Form
@@ -35,45 +38,65 @@ _MARKUP = re.compile(
 )
 
 
-def _without_markup(text: str) -> str:
+def _without_markup(text: str) -> tuple[str, Edits]:
     def replacement(match: re.Match[str]) -> str:
         if match["link"]:
             return match["link"]
         before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
         return " " if before and after and not before.isspace() and (after.isalnum() or after in "<([\"“'‘") else ""
 
-    return _MARKUP.sub(replacement, text)
+    return substituted(_MARKUP, text, replacement)
+
+
+class Piece(NamedTuple):
+    """A part of a text and what is said for it: a span the tagger read as a whole (``whole``), or text said as
+    written, character by character. ``start`` and ``end`` are offsets in the text without its markup."""
+
+    start: int
+    end: int
+    said: str
+    whole: bool
 
 
 def normalize(text: str, language: str = "en-us") -> str:
     """``text`` as it will be said by a voice of ``language``; Chinese passes through (its reader says
     numbers and signs). A markup tag says nothing."""
+    return "".join(piece.said for piece in normalized_pieces(text, language)[0])
+
+
+def normalized_pieces(text: str, language: str = "en-us") -> tuple[list[Piece], Edits]:
+    """What is said for each part of ``text`` (``normalize``), in order, and where the text without its markup,
+    which the pieces' offsets refer to, lies in ``text``."""
+    edits = NO_EDITS
     if "<" in text:
-        text = _without_markup(text)
+        text, edits = _without_markup(text)
     locale = locale_of(language)
     if locale is None:
-        return text
+        return [Piece(0, len(text), text, whole=False)], edits
     say = _verbalizer(locale.language)
     tokens, spans = tag(text, locale)
-    said: list[str] = []
+    pieces: list[Piece] = []
     position, read_before = 0, False
     for span in spans:
         first, last = tokens[span.first], tokens[span.last]
-        said.append(text[position : first.start])
+        if first.start > position:
+            pieces.append(Piece(position, first.start, text[position : first.start], whole=False))
         # "9:00,10:30", "5%...then", "9 a.m.–5": cut where typed without a space, said with its pause
         typed_together = position and first.start == position and text[position - 1] in ",.…–—"
         if typed_together and (read_before or span.form is not None):
-            said.append(" ")
+            pieces.append(Piece(first.start, first.start, " ", whole=True))
         position, read_before = last.end, span.form is not None
         if span.form is None:
-            said.append(text[first.start : last.end])
+            pieces.append(Piece(first.start, last.end, text[first.start : last.end], whole=False))
             continue
         lead = first.lead if span.lead is None else span.lead
         words = say(span.form)
         end = _sentence_end(text, tokens, span)
-        said.append(f"{lead}{words}{end}{last.trail[span.trail_read :] if span.trail else ''}")
-    said.append(text[position:])
-    return "".join(said)
+        said = f"{lead}{words}{end}{last.trail[span.trail_read :] if span.trail else ''}"
+        pieces.append(Piece(first.start, last.end, said, whole=True))
+    if position < len(text):
+        pieces.append(Piece(position, len(text), text[position:], whole=False))
+    return pieces, edits
 
 
 def _verbalizer(language: str) -> Callable[[Form], str]:

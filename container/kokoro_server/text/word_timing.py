@@ -6,8 +6,9 @@ Three texts are involved, and this maps each to the next:
   without spaces, into jieba's and fugashi's words: ``g2p.words_of``), with punctuation attached
   ("$42.97," is one word). A written word that says nothing (a lone "—", an emoji) joins the word
   before it, and words the normalizer reads only together ("3 p.m.") stay one.
-- **said words**: what the voice says for them (``VoiceReading.said``: "forty-two dollars and
-  ninety-seven cents,").
+- **said words**: what the voice says for them ("forty-two dollars and ninety-seven cents,"), from the chunk's
+  one reading (``VoiceReading.parts``), which traces each said character to the written text it says: a span
+  the normalizer read as a whole is one written word, whatever its neighbours.
 - **phoneme words**: what espeak-ng makes of the said text, which the model reads. espeak-ng runs
   unstressed function words into the next word ("for a" is one phoneme word, "fɚɹə"), so when the
   counts differ, said words are aligned to phoneme words by the phonemes each says alone (one more,
@@ -20,7 +21,9 @@ are pauses, not words); a written word from its first said word's start to its l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -31,7 +34,7 @@ from kokoro_core.visemes import STRESS_MARKS, phoneme_groups
 
 from .foreign import unmarked
 from .g2p import words_of
-from .reading import VoiceReading
+from .reading import SaidPart, VoiceReading, shown_with_sources
 
 _PUNCTUATION = " .,;:!?—…\"'()-–“”«»¡¿/"
 _SILENT = frozenset(_PUNCTUATION)
@@ -69,63 +72,99 @@ def _bare(words: Sequence[str]) -> list[str]:
     return [bare for word in words if (bare := unmarked(word).strip(_PUNCTUATION))]
 
 
-def written_words(text: str, reading: VoiceReading) -> list[WrittenWord]:
+def written_words(text: str, reading: VoiceReading, parts: list[SaidPart] | None = None) -> list[WrittenWord]:
     """``text``'s written words with what is said for each; their said words, in order, are what is said
-    for ``text``."""
-    tokens = words_of(text, reading.language) or text.split()
-    said = reading.said(" ".join(tokens)).split()
-    alone = [reading.said(token).split() for token in tokens]
-    if _bare([word for words in alone for word in words]) == _bare(said):
-        groups = [[token] for token in tokens]
-    else:  # context changes a reading somewhere: keep together what is only said right together
-        groups = [[tokens[0]]] if tokens else []
-        for index in range(1, len(tokens)):
-            # Judged on the words around the boundary: a reading depends on its neighbours, not on the chunk.
-            before = " ".join(tokens[max(0, index - CONTEXT_WORDS) : index])
-            after = " ".join(tokens[index : index + CONTEXT_WORDS])
-            apart = reading.said(before).split() + reading.said(after).split()
-            if _bare(apart) == _bare(reading.said(f"{before} {after}").split()):
-                groups.append([tokens[index]])
-            else:
-                groups[-1].append(tokens[index])
+    for ``text``. The text is read once (``VoiceReading.parts``): each said word comes from the written text
+    it says, so written words that one reading covers stay one word ("3 p.m.", "$1.2 million"). ``parts``:
+    the text's, where they are already read."""
+    shown, sources = shown_with_sources(reading.parts(text) if parts is None else parts, reading.language)
+    tokens = _placed(words_of(text, reading.language) or text.split(), text)
+    starts, ends = [a for a, _ in tokens], [b for _, b in tokens]
+    said = [(word, _said_from(sources[a:b])) for word, a, b in _said_words(shown, sources, ends)]
+    # The tokens a said word comes from are one group (a running count marks each token joined to the next).
+    joined = [0] * (len(tokens) + 1)
+    first_of: list[int] = []
+    for _, (start, end) in said:
+        first = min(bisect_right(ends, start), max(0, len(tokens) - 1))
+        last = max(first, bisect_left(starts, end) - 1) if end > start else first
+        joined[first] += 1
+        joined[last] -= 1
+        first_of.append(first)
+    groups: list[list[int]] = []
+    running = 0
+    for index in range(len(tokens)):
+        if not groups or not running:
+            groups.append([])
+        groups[-1].append(index)
+        running += joined[index]
+    group_of = [number for number, group in enumerate(groups) for _ in group]
+    owned: list[list[str]] = [[] for _ in groups]
+    for (word, _), first in zip(said, first_of, strict=True):
+        owned[group_of[first] if group_of else 0].append(word)
     words: list[WrittenWord] = []
-    position, pending = 0, ""
-    for index, group in enumerate(groups):
-        written = f"{pending} {' '.join(group)}".strip()
-        said_alone = reading.said(written).split()
-        own = said[position : position + len(said_alone)]
-        if _bare(own) != _bare(said_alone) and index < len(groups) - 1:
-            pending = written  # said differently alone than in context: try it with the next group
-            continue
-        own = own if index < len(groups) - 1 else said[position:]
-        pending = ""
-        position += len(own)
+    pending: str = ""
+    pending_said: tuple[str, ...] = ()
+    for group, own_words in zip(groups, owned, strict=True):
+        written = f"{pending} {' '.join(text[tokens[group[0]][0] : tokens[group[-1]][1]].split())}".strip()
+        own = (*pending_said, *own_words)
+        pending, pending_said = "", ()
         if not _bare(own) and words:  # says nothing: belongs to the word before
-            words[-1] = WrittenWord(f"{words[-1].text} {written}", words[-1].said + tuple(own))
+            words[-1] = WrittenWord(f"{words[-1].text} {written}", words[-1].said + own)
         elif not _bare(own):
-            pending = written
-            position -= len(own)
+            pending, pending_said = written, own  # nothing before it: goes with the word after
         else:
-            words.extend(_peeled(written, tuple(own), reading))
+            words.extend(_peeled(written, own))
     if pending and words:
-        words[-1] = WrittenWord(f"{words[-1].text} {pending}", words[-1].said + tuple(said[position:]))
+        words[-1] = WrittenWord(f"{words[-1].text} {pending}", words[-1].said + pending_said)
     return [WrittenWord(unmarked(word.text), word.said) for word in words]  # a mark names what is written
 
 
-def _peeled(written: str, said: tuple[str, ...], reading: VoiceReading) -> list[WrittenWord]:
-    """A group's leading and trailing words that are said as written where the group says them, each a word of
-    its own: "due 6/30" is "due" and "6/30", since the cue is said as written before the date it makes."""
+_SAID = re.compile(r"\S+")
+
+
+def _said_words(shown: str, sources: Sequence[tuple[int, int]], ends: Sequence[int]) -> Iterator[tuple[str, int, int]]:
+    """The said words of ``shown`` with their (start, end) in it: runs between spaces, and where a run said as
+    written crosses from one written word to the next (Chinese and Japanese, written without spaces), a word
+    at each."""
+    for match in _SAID.finditer(shown):
+        start = match.start()
+        for index in range(match.start() + 1, match.end()):
+            (a, b), (c, d) = sources[index - 1], sources[index]
+            if b - a == 1 and d - c == 1 and bisect_right(ends, a) != bisect_right(ends, c):
+                yield shown[start:index], start, index
+                start = index
+        yield shown[start : match.end()], start, match.end()
+
+
+def _placed(tokens: Sequence[str], text: str) -> list[tuple[int, int]]:
+    """Each token's (start, end) in ``text``, the tokens being ``text``'s in order."""
+    placed, position = [], 0
+    for token in tokens:
+        start = text.find(token, position)
+        start = position if start < 0 else start
+        placed.append((start, start + len(token)))
+        position = start + len(token)
+    return placed
+
+
+def _said_from(sources: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """The written text a said word says: from its characters' first source to their last."""
+    spans = [(a, b) for a, b in sources if b > a]
+    if not spans:
+        return (sources[0][0], sources[0][0]) if sources else (0, 0)
+    return min(a for a, _ in spans), max(b for _, b in spans)
+
+
+def _peeled(written: str, said: tuple[str, ...]) -> list[WrittenWord]:
+    """A group's leading and trailing words that are said as written, each a word of its own: "due 6/30" is
+    "due" and "6/30", since the cue is said as written before the date it makes."""
     parts = written.split(" ")
-
-    def as_written(part: str, word: tuple[str, ...]) -> bool:
-        return _bare([part]) == _bare(word) and reading.said(part).split() == [part]
-
     first: list[WrittenWord] = []
     last: list[WrittenWord] = []
-    while len(parts) > 1 and len(said) > 1 and as_written(parts[0], said[:1]):
+    while len(parts) > 1 and len(said) > 1 and _bare([parts[0]]) == _bare(said[:1]):
         first.append(WrittenWord(parts[0], said[:1]))
         parts, said = parts[1:], said[1:]
-    while len(parts) > 1 and len(said) > 1 and as_written(parts[-1], said[-1:]):  # "a 65\" TV": "TV" alone
+    while len(parts) > 1 and len(said) > 1 and _bare([parts[-1]]) == _bare(said[-1:]):  # "a 65\" TV": "TV"
         last.insert(0, WrittenWord(parts[-1], said[-1:]))
         parts, said = parts[:-1], said[:-1]
     return [*first, WrittenWord(" ".join(parts), said), *last]

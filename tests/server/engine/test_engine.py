@@ -120,7 +120,7 @@ def test_speaking_a_prepared_chunk_does_no_text_work(engine, monkeypatch):
         raise AssertionError("text work on the engine worker")
 
     monkeypatch.setattr(engine._tokenizer, "phonemize", no_text_work)
-    monkeypatch.setattr("kokoro_server.text.reading.normalize", no_text_work)
+    monkeypatch.setattr("kokoro_server.text.reading.normalized_pieces", no_text_work)
     monkeypatch.setattr("kokoro_server.text.reading._said", no_text_work)
     spoken = engine.speak(prepared)
     assert spoken.audio.shape == expected.audio.shape and np.allclose(spoken.audio, expected.audio, atol=1e-5)

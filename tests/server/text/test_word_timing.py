@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kokoro_core.lexicon import parse_lexicon
 from kokoro_server.engine.fake_engine import PHONEME_SYMBOLS
@@ -108,3 +110,25 @@ def test_spread_divides_the_audio_by_what_is_said() -> None:
     timed = spread(written_words("Hi $42.97.", ENGLISH), 10_000)
     assert timed[0].start == 0 and timed[-1].end == 10_000
     assert timed[1].end - timed[1].start > 10 * (timed[0].end - timed[0].start)
+
+
+_WORDS = st.sampled_from(
+    "the order ships today $42.97 3 p.m. 14 March 2025 +44 20 7946 0958 *67 #Launch2026 Nguyen SageMaker "
+    "<b>bold</b> <br/> 🎉 — 10⁸ m/s 1:29.708 12,99 € Dr. Patel 王小明 e.g. 5+ ~$30 ≥ 18".split()
+)
+_LEXICON = parse_lexicon({"Nguyen": "/wˈɪn/", "SageMaker": "sage maker"}, PHONEME_SYMBOLS)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_WORDS, min_size=1, max_size=12).map(" ".join), st.sampled_from(["en-us", "en-gb", "es", "fr-fr"]))
+def test_every_said_word_belongs_to_one_written_word_in_order(text: str, language: str) -> None:
+    """Whatever the text holds (markup, a lexicon's entries, another script, emoji), the written words keep the
+    text as sent, and their said words are what is said for it, each once, in order."""
+    reading = VoiceReading(language, lexicon=_LEXICON)
+    words = written_words(text, reading)
+    said = reading.said(text).split()
+    if not words:  # nothing said but pauses
+        assert not [word for word in said if word.strip(".,;:!?—…\"'()-–“”«»¡¿/")]
+        return
+    assert " ".join(word.text for word in words) == " ".join(text.split())
+    assert [word for written in words for word in written.said] == said

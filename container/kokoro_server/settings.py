@@ -81,9 +81,6 @@ class ServerSettings(BaseModel):
     max_text_chars: int = Field(20_000, ge=1)
     first_chunk_chars: int = Field(80, ge=10)
     max_chunk_chars: int = Field(320, ge=40, le=400)
-    planning_budget_seconds: float = Field(
-        2.0, gt=0, description="time an utterance may spend reading its text to plan chunks; then it plans as written"
-    )
     lexicon_file: Path | None = Field(
         None, description="server-wide pronunciations; default: lexicon.json in the model"
     )

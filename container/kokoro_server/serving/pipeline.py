@@ -33,7 +33,6 @@ class Prepared:
     step: Step | None
     text_seconds: float
     planning_seconds: float  # all the planning so far
-    planned_as_written: bool
 
 
 class ChunkPipeline:
@@ -61,7 +60,7 @@ class ChunkPipeline:
             self._started = True
             self._ahead = self._scheduler.prepare(self._prepare, urgent=True)
         if self._ahead is None:
-            return Prepared(None, 0.0, self._plan.planning_seconds, self._plan.as_written)
+            return Prepared(None, 0.0, self._plan.planning_seconds)
         prepared = await asyncio.wrap_future(self._ahead)
         self._ahead = self._scheduler.prepare(self._prepare) if prepared.step is not None else None
         return prepared
@@ -89,6 +88,4 @@ class ChunkPipeline:
                 continue
             anchors = by_word(anchored, text, prepared.words.words)
             ready.extend((*anchors.leading, SpokenChunk(prepared, step.run, anchors.inner), *anchors.trailing))
-        return Prepared(
-            ready.popleft() if ready else None, time.perf_counter() - started, plan.planning_seconds, plan.as_written
-        )
+        return Prepared(ready.popleft() if ready else None, time.perf_counter() - started, plan.planning_seconds)

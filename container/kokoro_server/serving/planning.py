@@ -1,82 +1,127 @@
-"""An utterance's chunks, planned one at a time on a text thread (never on the event loop), within a
-time budget.
+"""An utterance's chunks, planned one at a time on a text thread (never on the event loop).
 
 The chunk plan (``kokoro_core.chunker``) reads the text as the voice says it: normalized, with its
-lexicon. Its cost grows in proportion to the text, and each chunk is planned only while the one before
-it is spoken, so a 20 KB text costs nothing before its first chunk but that chunk's sentence.
-Text that reads unusually slowly must still not hold a thread (nor the chunk waiting for it): once an
-utterance has spent
-``budget_seconds`` planning, the rest of it is planned by the text as written (sizes in written
-characters, every word boundary a clean cut). Synthesis still says each chunk normalized; only where
-the chunks are cut changes.
+lexicon. Each sentence is read once (``ReadOnce``): the sizes and cuts the plan asks about come from that
+reading, so planning costs about one normalizing of the text, linear in it, and each chunk is planned only
+while the one before it is spoken: a 20 KB text costs nothing before its first chunk but that chunk's
+sentence.
 
-An utterance is a script (``text.script``): runs of text, each planned this way in turn on one budget,
-and the pauses and marks between them, which need no planning. A pause or a mark inside a sentence is an
-anchor in its run's text: the plan reads the text without it, so the sentence is planned as if it were not
-there, and a chunk carries its anchors to where its words are timed.
+An utterance is a script (``text.script``): runs of text, each planned this way in turn, and the pauses and
+marks between them, which need no planning. A pause or a mark inside a sentence is an anchor in its run's
+text: the plan reads the text without it, so the sentence is planned as if it were not there, and a chunk
+carries its anchors to where its words are timed.
 """
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TypeVar
 
-from kokoro_core.chunker import AS_WRITTEN, Reading, iter_chunks
+from kokoro_core.chunker import Reading, iter_chunks
 from kokoro_core.lexicon import Lexicon
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import Interrupted, Interruption
-from kokoro_server.text.reading import VoiceReading
+from kokoro_server.text.reading import VoiceReading, shown_with_sources, weight
 from kokoro_server.text.script import Run, Script, without_anchors
 
 Clock = Callable[[], float]
 Answer = TypeVar("Answer")
 
 
-class BudgetedReading:
-    """A reading that answers as the voice reads until ``budget_seconds`` of it are spent, then as written.
+class ReadOnce:
+    """The plan's reading: each text it asks about is read once (``VoiceReading.parts``), and any text inside one
+    read before is answered from that reading. The plan asks about a sentence first, then its heads, pieces and
+    cuts, so a sentence is read about once. The said size of a part is what is said for the written text in it.
+    A cut reads cleanly unless it falls inside a span read as a whole ("3 p.m.", a lexicon's phrase); next to
+    one, the few words around the cut are read apart and together, as the voice would read the chunks.
 
     Every answer first checks ``interruption``: planning for a canceled utterance stops at once.
     """
 
     def __init__(
-        self,
-        reading: Reading,
-        budget_seconds: float,
-        interruption: Interruption,
-        clock: Clock = time.perf_counter,
-        spent: float = 0.0,
+        self, reading: VoiceReading, interruption: Interruption, clock: Clock = time.perf_counter, spent: float = 0.0
     ) -> None:
         self._reading = reading
-        self._budget = budget_seconds
         self._interruption = interruption
         self._clock = clock
-        self.spent = spent  # of the budget, by the text planned before this one
-
-    @property
-    def exhausted(self) -> bool:
-        """Whether the budget is spent: from now on the text is read as written."""
-        return self.spent > self._budget
+        self.spent = spent  # reading, by the text planned before this one too
+        self._read: deque[_Read] = deque(maxlen=READ_KEPT)
 
     def size(self, text: str) -> int:
-        return self._answer(self._reading.size, AS_WRITTEN.size, text)
+        read, start = self._located(text)
+        return read.size(start, start + len(text))
 
     def cuts_cleanly(self, before: str, after: str) -> bool:
-        return self._answer(self._reading.cuts_cleanly, AS_WRITTEN.cuts_cleanly, before, after)
+        for gap in (" ", ""):
+            if (found := self._found(f"{before}{gap}{after}")) is not None:
+                break
+        else:
+            gap, found = " ", self._located(f"{before} {after}")
+        read, start = found
+        cut = start + len(before)
+        clean = read.cuts_cleanly(cut, cut + len(gap))
+        if clean is None:
+            return self._timed(self._reading.cuts_cleanly, before, after)
+        return clean
 
-    def _answer(self, as_read: Callable[..., Answer], as_written: Callable[..., Answer], *text: str) -> Answer:
-        """``as_read(*text)``, its time counted against the budget, or ``as_written(*text)`` once it is spent;
-        raises ``Interrupted`` when the utterance was canceled."""
+    def _found(self, text: str) -> tuple[_Read, int] | None:
         if self._interruption.interrupted:
             raise Interrupted("planning stopped: the utterance was canceled")
-        if self.exhausted:
-            return as_written(*text)
+        for read in reversed(self._read):
+            if (start := read.text.find(text)) >= 0:
+                return read, start
+        return None
+
+    def _located(self, text: str) -> tuple[_Read, int]:
+        found = self._found(text)
+        if found is None:
+            self._read.append(self._timed(_Read, text, self._reading))
+            found = self._read[-1], 0
+        return found
+
+    def _timed(self, work: Callable[..., Answer], *arguments: object) -> Answer:
         started = self._clock()
         try:
-            return as_read(*text)
+            return work(*arguments)
         finally:
             self.spent += self._clock() - started
+
+
+READ_KEPT = 8  # texts whose readings are kept: the sentence being planned, and the chunk packed across them
+
+
+class _Read:
+    """One text as the voice reads it: the said size of any part of it, and where it may be cut."""
+
+    def __init__(self, text: str, reading: VoiceReading) -> None:
+        self.text = text
+        shown, sources = shown_with_sources(reading.parts(text), reading.language)
+        weights = [0] * (len(text) + 2)
+        inside = [0] * (len(text) + 2)
+        self._edges: set[int] = set()
+        for char, (start, _) in zip(shown, sources, strict=True):
+            weights[min(start, len(text))] += weight(char)
+        for start, end in set(sources):
+            if end - start > 1:  # read as a whole: no cut inside it
+                inside[start + 1] += 1
+                inside[end] -= 1
+                self._edges |= {start, end}
+        self._before = list(accumulate(weights, initial=0))
+        self._inside = list(accumulate(inside))
+
+    def size(self, start: int, end: int) -> int:
+        return self._before[end if end < len(self.text) else len(self.text) + 1] - self._before[start]
+
+    def cuts_cleanly(self, start: int, end: int) -> bool | None:
+        """Whether cutting at ``start`` to ``end`` leaves every span whole; None next to a span read whole, where
+        the words around the cut decide."""
+        if self._inside[start] > 0 or self._inside[end] > 0:
+            return False
+        return None if start in self._edges or end in self._edges else True
 
 
 class AnchorFreeReading:
@@ -98,19 +143,18 @@ class ChunkPlan:
     def __init__(
         self,
         text: str,
-        reading: Reading,
+        reading: VoiceReading,
         first_chunk: tuple[int, bool],
         max_chunk_chars: int,
-        budget_seconds: float,
         interruption: Interruption,
         clock: Clock = time.perf_counter,
         spent: float = 0.0,
+        anchored: bool = False,
     ) -> None:
-        self.reading = BudgetedReading(reading, budget_seconds, interruption, clock, spent)
+        self.reading = ReadOnce(reading, interruption, clock, spent)
+        planned: Reading = AnchorFreeReading(self.reading) if anchored else self.reading
         first_chunk_chars, first_must_fit = first_chunk
-        self._chunks: Iterator[str] = iter_chunks(
-            text, first_chunk_chars, max_chunk_chars, first_must_fit, self.reading
-        )
+        self._chunks: Iterator[str] = iter_chunks(text, first_chunk_chars, max_chunk_chars, first_must_fit, planned)
 
     def take(self) -> str | None:
         """The next chunk, or None when there is none left."""
@@ -119,11 +163,6 @@ class ChunkPlan:
     @property
     def planning_seconds(self) -> float:
         return self.reading.spent
-
-    @property
-    def as_written(self) -> bool:
-        """Whether the budget ran out, so part of the text was planned as written."""
-        return self.reading.exhausted
 
 
 @dataclass(frozen=True)
@@ -145,17 +184,15 @@ class ScriptPlan:
         reading: VoiceReading,
         first_chunk: tuple[int, bool],
         max_chunk_chars: int,
-        budget_seconds: float,
         interruption: Interruption,
         clock: Clock = time.perf_counter,
     ) -> None:
         self._steps = iter(script.steps)
         self._reading = reading
-        self._limits = (first_chunk, max_chunk_chars, budget_seconds)
+        self._limits = (first_chunk, max_chunk_chars)
         self._interruption, self._clock = interruption, clock
         self._run: tuple[Run, Lexicon, ChunkPlan] | None = None
         self._spent = 0.0
-        self._as_written = False
         self._started = False  # a run has been planned
 
     def take(self) -> Chunk | Pause | Mark | None:
@@ -165,30 +202,29 @@ class ScriptPlan:
                 run, lexicon, plan = self._run
                 if (text := plan.take()) is not None:
                     return Chunk(text, run, lexicon)
-                self._spent, self._as_written = plan.planning_seconds, self._as_written or plan.as_written
+                self._spent = plan.planning_seconds
                 self._run = None
             step = next(self._steps, None)
             if not isinstance(step, Run):
                 return step
             lexicon = self._reading.lexicon.with_entries(step.lexicon) if step.lexicon else self._reading.lexicon
-            reading: Reading = VoiceReading(
-                self._reading.language, self._reading.normalized, lexicon, self._reading.foreign
-            )
-            if step.anchors:
-                reading = AnchorFreeReading(reading)
-            first_chunk, max_chunk_chars, budget = self._limits
+            reading = VoiceReading(self._reading.language, self._reading.normalized, lexicon, self._reading.foreign)
+            first_chunk, max_chunk_chars = self._limits
             if self._started:  # a later run's first chunk is short, but cut only where a clause ends
                 first_chunk = (first_chunk[0], False)
             self._started = True
             plan = ChunkPlan(
-                step.text, reading, first_chunk, max_chunk_chars, budget, self._interruption, self._clock, self._spent
+                step.text,
+                reading,
+                first_chunk,
+                max_chunk_chars,
+                self._interruption,
+                self._clock,
+                self._spent,
+                anchored=bool(step.anchors),
             )
             self._run = (step, lexicon, plan)
 
     @property
     def planning_seconds(self) -> float:
         return self._run[2].planning_seconds if self._run is not None else self._spent
-
-    @property
-    def as_written(self) -> bool:
-        return self._as_written or (self._run is not None and self._run[2].as_written)

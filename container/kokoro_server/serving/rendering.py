@@ -101,7 +101,6 @@ async def render(
     scheduler: Scheduler,
     first_chunk: tuple[int, bool],
     max_chunk_chars: int,
-    planning_budget_seconds: float,
 ) -> AsyncIterator[Rendered]:
     """Yield the encoded audio of ``utterance``, its words and its marks, chunk by chunk (its ``header`` goes
     first on the wire). ``first_chunk`` is the first chunk's limit in characters and whether it must fit it
@@ -110,7 +109,7 @@ async def render(
     script = await script_of(utterance)
     foreign: ForeignScript = "skip" if options.foreign_script == "skip" else "read"
     reading = VoiceReading(language_of(options.voice), options.normalize, options.lexicon, foreign)
-    plan = ScriptPlan(script, reading, first_chunk, max_chunk_chars, planning_budget_seconds, utterance.interruption)
+    plan = ScriptPlan(script, reading, first_chunk, max_chunk_chars, utterance.interruption)
     pipeline = ChunkPipeline(engine, scheduler, plan, options.voice, options.normalize, foreign)
     encoder = StreamEncoder(options.format)
     labels = Labels(utterance.id, utterance.context, engine.sample_rate, options.phonemes)
@@ -134,10 +133,7 @@ async def render(
         while True:
             prepared: Prepared = await pipeline.next()
             progress.text_seconds += prepared.text_seconds
-            progress.planning_seconds, progress.planned_as_written = (
-                prepared.planning_seconds,
-                prepared.planned_as_written,
-            )
+            progress.planning_seconds = prepared.planning_seconds
             step = prepared.step
             if step is None:
                 utterance.admission.last_chunk_spoken()  # its audio is still to send, but no batch waits for it

@@ -124,14 +124,7 @@ class Runtime:
         """The utterance's audio chunk by chunk, on this server's engine, workers and chunk settings."""
         assert self.engine is not None
         settings = self.settings
-        return render(
-            utterance,
-            self.engine,
-            self.scheduler,
-            first_chunk,
-            settings.max_chunk_chars,
-            settings.planning_budget_seconds,
-        )
+        return render(utterance, self.engine, self.scheduler, first_chunk, settings.max_chunk_chars)
 
     def _report(self, utterance: Utterance, outcome: Outcome) -> None:
         telemetry.utterance_done(utterance, outcome, self.settings.metrics_namespace, self.settings.endpoint_name)

@@ -50,7 +50,6 @@ def utterance_done(utterance: Utterance, outcome: str, namespace: str, endpoint:
         "synth_ms": round(utterance.progress.synth_seconds * 1000, 1),
         "text_ms": round(utterance.progress.text_seconds * 1000, 1),
         "planning_ms": round(utterance.progress.planning_seconds * 1000, 1),
-        "planned_as_written": utterance.progress.planned_as_written,
     }
     log.info(json.dumps(record))
     values: dict[str, tuple[float, str]] = {}

@@ -54,7 +54,6 @@ class Progress:
     synth_seconds: float = 0.0  # the model's share of its calls, and rendering the audio for the wire
     text_seconds: float = 0.0  # on text threads: planning chunks and preparing them for the model
     planning_seconds: float = 0.0  # spent reading the text to plan its chunks (part of text_seconds)
-    planned_as_written: bool = False  # the planning budget ran out: the rest was planned as written
 
 
 @dataclass

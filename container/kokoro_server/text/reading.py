@@ -31,6 +31,11 @@ WIDE_WEIGHT = 3
 PHONEMES = "phonemes"  # a piece that is a lexicon's phonemes, taken as written
 
 
+def weight(char: str) -> int:
+    """What a said character counts for in sizes: a Chinese or Japanese letter ``WIDE_WEIGHT``, any other one."""
+    return WIDE_WEIGHT if _WIDE.match(char) else 1
+
+
 def said_text(text: str, language: str, normalized: bool = True, foreign: ForeignScript = READ) -> str:
     """What a voice of ``language`` says for ``text``: normalized (amounts, dates… in words), then speakable; a
     span in another language or script read by its own language's normalizer (``foreign``)."""

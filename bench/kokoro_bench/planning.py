@@ -32,8 +32,10 @@ from typing import Any
 
 import aiohttp
 
-from kokoro_core.chunker import iter_chunks
+from kokoro_core.chunker import FIRST_CHUNK_CHARS, MAX_CHUNK_CHARS
 from kokoro_core.speakable import language_of
+from kokoro_server.engine.speech_engine import Interruption
+from kokoro_server.serving.planning import ChunkPlan
 from kokoro_server.text import reading as server_text
 from kokoro_server.text.reading import VoiceReading
 from kokoro_server.text.word_timing import written_words
@@ -92,9 +94,9 @@ def text_work_seconds(text: str, voice: str, repeats: int) -> tuple[float, int]:
         server_text._said.cache_clear()
         started = time.perf_counter()
         chunks = 0
-        for chunk in iter_chunks(text, reading=reading):
-            reading.said(chunk)
-            written_words(chunk, reading)
+        plan = ChunkPlan(text, reading, (FIRST_CHUNK_CHARS, False), MAX_CHUNK_CHARS, Interruption())
+        while (chunk := plan.take()) is not None:
+            written_words(chunk, reading, reading.parts(chunk))  # what is said for the chunk, and its words
             chunks += 1
         best = min(best, time.perf_counter() - started)
     return best, chunks

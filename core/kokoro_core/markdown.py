@@ -28,10 +28,13 @@ _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
 # A bare URL, its path up to (not including) the punctuation that ends the sentence around it.
 _URL = re.compile(r"\b(?:https?://|www\.)([A-Za-z0-9.-]*[A-Za-z0-9])(?:[/?#](?:[^\s)]*[^\s).,;:!?'\"])?)?")
 # Keys of a telephone's keypad ("*67", "*#06#", "#31#"): a service code, whose star is no emphasis mark (nor is
-# its hash a heading's); "#1" is a number, "*67*" an emphasis.
+# its hash a heading's), unless a closing star follows on its line: "*67*" and "*10 items* left" are emphasis.
 KEYPAD = r"\*(?!\*)[*#\d]{0,11}\d[#\d]{0,11}|\*?#[*#\d]{0,11}\d[*#\d]{0,11}#"
 # An emphasis mark opens before a word (not inside one) or closes after one; the run is at most three long.
-_EMPHASIS = re.compile(rf"(?<![\w*])(?!(?:{KEYPAD})(?![\w*#]))[*_]{{1,3}}(?=[^\s*_])|(?<=[^\s*_])[*_]{{1,3}}(?![\w*])")
+CLOSING_STAR = r"[^*\n]{0,200}[^\s*]\*(?![\w*])"  # an emphasis's closing star, later on its line
+_EMPHASIS = re.compile(
+    rf"(?<![\w*])(?!(?:{KEYPAD})(?![\w*#])(?!{CLOSING_STAR}))[*_]{{1,3}}(?=[^\s*_])|(?<=[^\s*_])[*_]{{1,3}}(?![\w*])"
+)
 _LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*•+][ \t]+|>[ \t]?)", re.MULTILINE)
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}[-:| \t]*$", re.MULTILINE)
 _PIPES = re.compile(r"[ \t]*\|[ \t]*")

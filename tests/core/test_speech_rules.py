@@ -21,6 +21,11 @@ from kokoro_core.speakable import has_speech, language_of
         ("2*3*4 is 24 and 5 * 3 is 15.", "2*3*4 is 24 and 5 * 3 is 15."),
         ("See [the docs](https://example.com/a_b) or https://www.example.com/x?y=1.", "See the docs or example.com."),
         ('(*aside*) and "*quoted*".', '(aside) and "quoted".'),
+        (
+            "Only *3 days* left, *10 items* in stock, *2023 was great*.",
+            "Only 3 days left, 10 items in stock, 2023 was great.",
+        ),
+        ("Dial *67 first, or *#06# and *then* go.", "Dial *67 first, or *#06# and then go."),  # a keypad's star stays
     ],
 )
 def test_emphasis_marks_are_dropped_and_other_stars_and_underscores_stay(written: str, said: str) -> None:

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kokoro_core.markdown import CLOSING_STAR
 from kokoro_core.markdown import KEYPAD as MARKDOWN_KEYPAD
 from kokoro_core.segmenter import WIDE_LETTERS
 
@@ -76,7 +77,9 @@ def tokenize(text: str, keeps_dot: Callable[[str], bool]) -> list[Token]:
             continue
         start = match.start()
         for piece in _CUT.split(word) if "," in word or "." in word or "…" in word else (word,):
-            lead, core, trail = _split(piece, keeps_dot)
+            # "*10 items* left": a star that an emphasis closes later on its line is no keypad's
+            keypad = "*" not in piece or _CLOSING_STAR.match(text, start + len(piece)) is None
+            lead, core, trail = _split(piece, keeps_dot, keypad)
             tokens.append(Token(piece, start, start + len(piece), lead, core, trail))
             start += len(piece)
     return tokens
@@ -92,12 +95,13 @@ _CUT = re.compile(
 
 
 KEYPAD = re.compile(MARKDOWN_KEYPAD)  # "*67", "*#06#": the star and the hashes are the core's
+_CLOSING_STAR = re.compile(CLOSING_STAR)
 _AROUND_KEYS = "([{\"“«‘'"
 _AFTER_KEYS = ")]}\"”»,;:!?….'’"
 
 
-def _split(word: str, keeps_dot: Callable[[str], bool]) -> tuple[str, str, str]:
-    if "*" in word or "#" in word:
+def _split(word: str, keeps_dot: Callable[[str], bool], keypad: bool = True) -> tuple[str, str, str]:
+    if keypad and ("*" in word or "#" in word):
         first, last = len(word) - len(word.lstrip(_AROUND_KEYS)), len(word.rstrip(_AFTER_KEYS))
         if KEYPAD.fullmatch(word, first, last):
             return word[:first], word[first:last], word[last:]

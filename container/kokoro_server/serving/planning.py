@@ -34,8 +34,9 @@ Answer = TypeVar("Answer")
 
 class ReadOnce:
     """The plan's reading: each text it asks about is read once (``VoiceReading.parts``), and any text inside one
-    read before is answered from that reading. The plan asks about a sentence first, then its heads, pieces and
-    cuts, so a sentence is read about once. The said size of a part is what is said for the written text in it.
+    read before is answered from that reading (in the context it was read in). The plan asks about a sentence
+    first, then its heads, pieces and cuts, so a sentence is read about once; a chunk packed across sentences is
+    sized from the sizes of what it joins. The said size of a part is what is said for the written text in it.
     A cut reads cleanly unless it falls inside a span read as a whole ("3 p.m.", a lexicon's phrase); next to
     one, the few words around the cut are read apart and together, as the voice would read the chunks.
 
@@ -50,10 +51,34 @@ class ReadOnce:
         self._clock = clock
         self.spent = spent  # reading, by the text planned before this one too
         self._read: deque[_Read] = deque(maxlen=READ_KEPT)
+        self._sizes: dict[str, int] = {}  # the latest sizes answered, oldest first
 
     def size(self, text: str) -> int:
-        read, start = self._located(text)
-        return read.size(start, start + len(text))
+        if (known := self._sizes.get(text)) is not None:
+            return known
+        if (found := self._found(text)) is not None:
+            size = found[0].size(found[1], found[1] + len(text))
+        elif (joined := self._joined(text)) is not None:
+            size = joined  # a chunk packed across sentences: what it joins was read already
+        else:
+            read, start = self._located(text)
+            size = read.size(start, start + len(text))
+        self._sizes[text] = size
+        if len(self._sizes) > SIZES_KEPT:
+            del self._sizes[next(iter(self._sizes))]
+        return size
+
+    def _joined(self, text: str) -> int | None:
+        """The size of ``text`` as a text sized before, a space or nothing, and the text after it (the next
+        sentence, read on its own)."""
+        for before, size in reversed(self._sizes.items()):
+            if len(before) < len(text) and text.startswith(before):
+                gap = " " if text[len(before)] == " " else ""
+                after = text[len(before) + len(gap) :]
+                if after:
+                    read, start = self._located(after)
+                    return size + len(gap) + read.size(start, start + len(after))
+        return None
 
     def cuts_cleanly(self, before: str, after: str) -> bool:
         for gap in (" ", ""):
@@ -91,7 +116,8 @@ class ReadOnce:
             self.spent += self._clock() - started
 
 
-READ_KEPT = 8  # texts whose readings are kept: the sentence being planned, and the chunk packed across them
+READ_KEPT = 8  # texts whose readings are kept: the sentences being planned, and a text read around a cut
+SIZES_KEPT = 32  # sizes answered, kept so that a chunk packed across sentences is sized from its parts
 
 
 class _Read:

@@ -38,6 +38,7 @@ from .reading import SaidPart, VoiceReading, shown_with_sources
 
 _PUNCTUATION = " .,;:!?—…\"'()-–“”«»¡¿/"
 _SILENT = frozenset(_PUNCTUATION)
+_SAID_PUNCTUATION = _PUNCTUATION + "。、，！？：；「」『』（）"  # Chinese and Japanese punctuation too, in said words
 Span = tuple[float, float]  # start and end, in samples
 # The decoder's sound runs about three frames ahead of the duration alignment (measured against an
 # offline recognizer's word alignment; Kokoro's reference pipeline makes the same correction).
@@ -69,7 +70,7 @@ class TimedPhoneme:
 def _bare(words: Sequence[str]) -> list[str]:
     """Said words without their punctuation and language marks: a reading that only moves a sentence's end, or
     names a span's language, cuts cleanly."""
-    return [bare for word in words if (bare := unmarked(word).strip(_PUNCTUATION))]
+    return [bare for word in words if (bare := unmarked(word).strip(_SAID_PUNCTUATION))]
 
 
 def written_words(text: str, reading: VoiceReading, parts: list[SaidPart] | None = None) -> list[WrittenWord]:
@@ -123,27 +124,33 @@ _SAID = re.compile(r"\S+")
 
 
 def _said_words(shown: str, sources: Sequence[tuple[int, int]], ends: Sequence[int]) -> Iterator[tuple[str, int, int]]:
-    """The said words of ``shown`` with their (start, end) in it: runs between spaces, and where a run said as
-    written crosses from one written word to the next (Chinese and Japanese, written without spaces), a word
-    at each."""
+    """The said words of ``shown`` with their (start, end) in it: runs between spaces, and where a run crosses
+    from one written word to the next (Chinese and Japanese, written without spaces), a word at each."""
     for match in _SAID.finditer(shown):
         start = match.start()
         for index in range(match.start() + 1, match.end()):
             (a, b), (c, d) = sources[index - 1], sources[index]
-            if b - a == 1 and d - c == 1 and bisect_right(ends, a) != bisect_right(ends, c):
+            if b <= c and b > a and d > c and bisect_right(ends, a) != bisect_right(ends, c):
                 yield shown[start:index], start, index
                 start = index
         yield shown[start : match.end()], start, match.end()
 
 
 def _placed(tokens: Sequence[str], text: str) -> list[tuple[int, int]]:
-    """Each token's (start, end) in ``text``, the tokens being ``text``'s in order."""
+    """Each token's (start, end) in ``text``, the tokens being ``text``'s in order, whitespace aside (a Chinese
+    reader's word may take the punctuation after a space: "你好 ，" is the word "你好，")."""
     placed, position = [], 0
     for token in tokens:
-        start = text.find(token, position)
-        start = position if start < 0 else start
-        placed.append((start, start + len(token)))
-        position = start + len(token)
+        while position < len(text) and text[position].isspace():
+            position += 1
+        start = position
+        for char in token:
+            if char.isspace():
+                continue
+            while position < len(text) and text[position].isspace() and not char.isspace():
+                position += 1
+            position += position < len(text) and text[position] == char
+        placed.append((start, max(position, start)))
     return placed
 
 
@@ -155,16 +162,21 @@ def _said_from(sources: Sequence[tuple[int, int]]) -> tuple[int, int]:
     return min(a for a, _ in spans), max(b for _, b in spans)
 
 
+def _apart(part: str, said: tuple[str, ...], rest: tuple[str, ...]) -> bool:
+    """Whether a group's edge word is said as written, and both it and the rest of the group say something."""
+    return bool(_bare(said)) and _bare([part]) == _bare(said) and bool(_bare(rest))
+
+
 def _peeled(written: str, said: tuple[str, ...]) -> list[WrittenWord]:
     """A group's leading and trailing words that are said as written, each a word of its own: "due 6/30" is
     "due" and "6/30", since the cue is said as written before the date it makes."""
     parts = written.split(" ")
     first: list[WrittenWord] = []
     last: list[WrittenWord] = []
-    while len(parts) > 1 and len(said) > 1 and _bare([parts[0]]) == _bare(said[:1]):
+    while len(parts) > 1 and len(said) > 1 and _apart(parts[0], said[:1], said[1:]):
         first.append(WrittenWord(parts[0], said[:1]))
         parts, said = parts[1:], said[1:]
-    while len(parts) > 1 and len(said) > 1 and _bare([parts[-1]]) == _bare(said[-1:]):  # "a 65\" TV": "TV"
+    while len(parts) > 1 and len(said) > 1 and _apart(parts[-1], said[-1:], said[:-1]):  # "a 65\" TV": "TV"
         last.insert(0, WrittenWord(parts[-1], said[-1:]))
         parts, said = parts[:-1], said[:-1]
     return [*first, WrittenWord(" ".join(parts), said), *last]

@@ -46,15 +46,21 @@ _DECADES = {"es": "los años", "fr": "les années", "it": "gli anni", "pt_BR": "
 def clock_time(form: Time, lang: str) -> str:
     hours, minutes = form.hour, form.minute or 0
     said = in_feminine(cardinal(hours, lang), lang)  # the hours are feminine: "las veintiuna", "às duas", "une heure"
+    # With its seconds a time names its minutes too: "10:30:15", diez y treinta minutos y quince segundos.
+    said_minutes = _counted(minutes, "minute", lang) if form.second else cardinal(minutes, lang)
     if lang == "fr":
         said += " heure" if hours == 1 else " heures"
-        said = f"{said} {cardinal(minutes, lang)}" if minutes else said
+        said = f"{said} {said_minutes}" if minutes else said
     else:
-        said = f"{said} {words.TIME_JOIN[lang]} {cardinal(minutes, lang)}" if minutes else said
-    if form.second:  # "10:15:30": diez y quince y treinta segundos
-        one, many = words.DURATION_UNITS[lang]["second"]
-        said += f" {words.AND[lang]} {one if form.second == 1 else f'{cardinal(form.second, lang)} {many}'}"
+        said = f"{said} {words.TIME_JOIN[lang]} {said_minutes}" if minutes else said
+    if form.second:
+        said += f" {words.AND[lang]} {_counted(form.second, 'second', lang)}"
     return said
+
+
+def _counted(count: int, unit: str, lang: str) -> str:
+    one, many = words.DURATION_UNITS[lang][unit]
+    return one if count == 1 else f"{cardinal(count, lang)} {many}"
 
 
 def duration(form: Duration, lang: str) -> str:

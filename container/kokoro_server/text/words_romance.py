@@ -172,7 +172,7 @@ MATH_SIGNS = {
            "°": "degrés", "‰": "pour mille", "^": "puissance", "\\": "antislash", "|": "barre verticale"},
     "it": {"×": "per", "÷": "diviso", "±": "più o meno", "≈": "circa", "~": "circa", "<": "minore di",
            ">": "maggiore di", "≤": "minore o uguale a", "≥": "maggiore o uguale a", "°": "gradi", "‰": "per mille",
-           "^": "elevato alla", "\\": "barra rovesciata", "|": "barra verticale"},
+           "^": "elevato a", "\\": "barra rovesciata", "|": "barra verticale"},
     "pt_BR": {"×": "vezes", "÷": "dividido por", "±": "mais ou menos", "≈": "aproximadamente", "~": "cerca de",
               "<": "menor que", ">": "maior que", "≤": "menor ou igual a", "≥": "maior ou igual a", "°": "graus",
               "‰": "por mil", "^": "elevado a", "\\": "barra invertida", "|": "barra vertical"},
@@ -214,7 +214,7 @@ DURATION_UNITS = {
 OVER = {"es": "sobre", "fr": "sur", "it": "su", "pt_BR": "por"}  # "128/82": a reading, one number over another
 KEYPAD_KEYS = {"es": {"*": "asterisco", "#": "almohadilla"}, "fr": {"*": "étoile", "#": "dièse"},
         "it": {"*": "asterisco", "#": "cancelletto"}, "pt_BR": {"*": "asterisco", "#": "jogo da velha"}}  # fmt: skip
-POWER = {"es": "elevado a", "fr": "puissance", "it": "alla", "pt_BR": "elevado a"}  # "10⁸": diez elevado a ocho
+POWER = {"es": "elevado a", "fr": "puissance", "it": "elevato a", "pt_BR": "elevado a"}  # "10⁸": diez elevado a ocho
 PLUS = {"es": "más", "fr": "plus", "it": "più", "pt_BR": "mais"}
 EQUALS = {"es": "igual a", "fr": "égale", "it": "uguale a", "pt_BR": "igual a"}
 ABOUT = {"es": "aproximadamente", "fr": "environ", "it": "circa", "pt_BR": "aproximadamente"}

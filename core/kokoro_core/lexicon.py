@@ -61,18 +61,14 @@ class Lexicon:
         merged = dict(self.entries) | dict(more.entries)
         return Lexicon(tuple(merged.items()))
 
-    def masked(self, text: str) -> tuple[str, list[str]]:
+    def masked_edits(self, text: str) -> tuple[str, list[str], Edits]:
         """``text`` with respellings in place, and each phoneme entry replaced by a placeholder word.
 
         The placeholders are plain letters, which the normalizer leaves alone and reads in context
         as the word they replace (capitalized or not), so "Mr. Nguyen" stays a title before a name.
-        Returns the text and the phonemes, in the order of their placeholders (``unmasked``).
+        Returns the text, the phonemes in the order of their placeholders (``unmasked_spans``), and where
+        each part of the masked text was written (``kokoro_core.edited``).
         """
-        masked, phonemes, _ = self.masked_edits(text)
-        return masked, phonemes
-
-    def masked_edits(self, text: str) -> tuple[str, list[str], Edits]:
-        """``masked``, and where each part of the masked text was written (``kokoro_core.edited``)."""
         if self._pattern is None:
             return text, [], NO_EDITS
         say = self._say
@@ -106,14 +102,9 @@ def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 NO_LEXICON = Lexicon()
 
 
-def unmasked(said: str, phonemes: list[str]) -> Iterator[tuple[str, bool]]:
-    """``said`` (a ``Lexicon.masked`` text, normalized) as (piece, is_phonemes), placeholders back to phonemes."""
-    for piece, is_phonemes, _, _ in unmasked_spans(said, phonemes):
-        yield piece, is_phonemes
-
-
 def unmasked_spans(said: str, phonemes: list[str]) -> Iterator[tuple[str, bool, int, int]]:
-    """``unmasked``, each piece with the (start, end) of ``said`` it comes from."""
+    """``said`` (a ``Lexicon.masked_edits`` text, normalized) as (piece, is_phonemes, start, end), placeholders
+    back to phonemes, each piece with the (start, end) of ``said`` it comes from."""
     written = 0
     for match in _PLACEHOLDER.finditer(said):
         yield said[written : match.start()], False, written, match.start()

@@ -202,7 +202,7 @@ def _alone(reading: Reading, index: int) -> Form | None:
 
 
 _BEFORE_A_MONTH = frozenset("from in since until till through by of before after early late mid".split())
-_MASKED = re.compile(r"(?:[xX•]{1,12}|\*{2,12})(?P<digits>\d{4})")  # one star: a keypad's ("*4821")
+_MASKED = re.compile(r"[xX•]{1,12}(?P<digits>\d{4})")  # a star before digits is a keypad's ("*4821")
 
 
 def _masked_lead(reading: Reading, index: int) -> bool:

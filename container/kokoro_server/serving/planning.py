@@ -61,8 +61,7 @@ class ReadOnce:
         elif (joined := self._joined(text)) is not None:
             size = joined  # a chunk packed across sentences: what it joins was read already
         else:
-            read, start = self._located(text)
-            size = read.size(start, start + len(text))
+            size = self._read_anew(text).size(0, len(text))
         self._sizes[text] = size
         if len(self._sizes) > SIZES_KEPT:
             del self._sizes[next(iter(self._sizes))]
@@ -85,7 +84,7 @@ class ReadOnce:
             if (found := self._found(f"{before}{gap}{after}")) is not None:
                 break
         else:
-            gap, found = " ", self._located(f"{before} {after}")
+            gap, found = " ", (self._read_anew(f"{before} {after}"), 0)
         read, start = found
         cut = start + len(before)
         clean = read.cuts_cleanly(cut, cut + len(gap))
@@ -102,11 +101,11 @@ class ReadOnce:
         return None
 
     def _located(self, text: str) -> tuple[_Read, int]:
-        found = self._found(text)
-        if found is None:
-            self._read.append(self._timed(_Read, text, self._reading))
-            found = self._read[-1], 0
-        return found
+        return self._found(text) or (self._read_anew(text), 0)
+
+    def _read_anew(self, text: str) -> _Read:
+        self._read.append(self._timed(_Read, text, self._reading))
+        return self._read[-1]
 
     def _timed(self, work: Callable[..., Answer], *arguments: object) -> Answer:
         started = self._clock()

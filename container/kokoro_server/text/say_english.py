@@ -320,14 +320,14 @@ def _ip_part(part: str, british: bool) -> str:
 
 @_say.register
 def _(form: Keys, british: bool) -> str:
-    names = KEYPAD_KEYS_BRITISH if british else KEYPAD_KEYS
+    names, presses = KEYPAD_KEYS_BRITISH if british else KEYPAD_KEYS, key_presses(form)
     return " ".join(
         names[run]
         if run in names
         else spoken.cardinal(run, british)
-        if said_as_number(run, form)
+        if said_as_number(run, presses)
         else spoken.digits(run)
-        for run in key_presses(form)
+        for run in presses
     )
 
 

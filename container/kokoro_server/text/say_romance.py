@@ -291,14 +291,14 @@ def _(form: Dotted, lang: str) -> str:
 
 @_say.register
 def _(form: Keys, lang: str) -> str:
-    names = words.KEYPAD_KEYS[lang]
+    names, presses = words.KEYPAD_KEYS[lang], key_presses(form)
     return " ".join(
         names[run]
         if run in names
         else cardinal(run, lang)
-        if said_as_number(run, form)
+        if said_as_number(run, presses)
         else digits(run, _speller(lang))
-        for run in key_presses(form)
+        for run in presses
     )
 
 

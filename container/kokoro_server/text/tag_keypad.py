@@ -20,7 +20,7 @@ def key_presses(keys: Keys) -> list[str]:
     return _RUN.findall(keys.text)
 
 
-def said_as_number(digits: str, keys: Keys) -> bool:
-    """Whether a run of digits is said as a number: the two digits of a star code ("*67": star sixty-seven, as
-    telephone companies name them); any other run is said digit by digit ("*#06#", "*611")."""
-    return len(digits) == 2 and digits[0] != "0" and len(key_presses(keys)) == 2
+def said_as_number(digits: str, presses: list[str]) -> bool:
+    """Whether a run of digits among a code's ``presses`` is said as a number: the two digits of a star code
+    ("*67": star sixty-seven, as telephone companies name them); any other run digit by digit ("*#06#", "*611")."""
+    return len(digits) == 2 and digits[0] != "0" and len(presses) == 2

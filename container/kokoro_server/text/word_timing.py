@@ -147,7 +147,7 @@ def _placed(tokens: Sequence[str], text: str) -> list[tuple[int, int]]:
         for char in token:
             if char.isspace():
                 continue
-            while position < len(text) and text[position].isspace() and not char.isspace():
+            while position < len(text) and text[position].isspace():
                 position += 1
             position += position < len(text) and text[position] == char
         placed.append((start, max(position, start)))

@@ -13,6 +13,7 @@ from functools import cache
 from . import words_english as english
 from . import words_romance as romance
 from . import words_signs as signs
+from .habits import SIGNS_HABITS, Habits, english_habits, romance_habits
 from .tokens import is_word
 
 ROMANCE = {"es": "es", "fr-fr": "fr", "it": "it", "pt-br": "pt_BR"}  # ours -> num2words' language code
@@ -23,6 +24,7 @@ LANGUAGES = ("en-us", "en-gb", *ROMANCE, *SIGNS)
 @dataclass(frozen=True, eq=False)  # compared by identity: one per language (``locale_of``)
 class Locale:
     language: str
+    family: str  # "english", "romance" or "signs": whose grammar (``grammar_*``) and verbalizer read it
     decimal_comma: bool  # "3,5" is a decimal and "1.500" a thousand and five hundred
     day_first: bool  # "03/04/2026" is the third of April
     units: Mapping[str, str]  # written -> key of the verbalizer's unit table
@@ -36,11 +38,12 @@ class Locale:
     per_words: frozenset[str]  # what after "/" makes a rate even between words ("beats/min", "items/day")
     ordinal: re.Pattern[str]  # a written ordinal: group "n", and "feminine" where the language marks it
     spaced_units: Mapping[str, str] = field(default_factory=dict)  # units read only after a space ("25 m")
+    habits: Habits = field(default_factory=Habits)  # what only some languages write or read
 
     def unit(self, written: str) -> str | None:
         """The key of the unit written ``written``, in any case for a unit of two letters or more."""
         key = self.units.get(written)
-        if key is None and written.startswith("º") and self.language.startswith("en"):
+        if key is None and written.startswith("º") and self.habits.degree_typo:
             key = self.units.get("°" + written[1:])  # "72ºF": the ordinal sign typed for the degree sign
         if key is None and len(written) >= 2:
             key = _folded(self).get(written.casefold())
@@ -108,26 +111,30 @@ def _month_names(names: list[str], short: bool) -> dict[str, int]:
 def locale_of(language: str) -> Locale | None:
     """The locale of ``language``; ``None`` for a language the normalizer does not read (Mandarin Chinese)."""
     if language.startswith("en"):
+        british = language == "en-gb"
         return Locale(
             language=language if language in ("en-us", "en-gb") else "en-us",
+            family="english",
             decimal_comma=False,
-            day_first=language == "en-gb",
+            day_first=british,
             units=_synonyms(english.UNITS),
             currencies=english.CURRENCY_SIGNS | {code: code for code in english.CURRENCIES},
             cents=english.CENT_SIGNS,
             scales=english.SCALES,
-            abbreviations=english.ABBREVIATIONS,
+            abbreviations=english.ABBREVIATIONS | (english.BRITISH_ABBREVIATIONS if british else {}),
             titles=english.TITLES,
             months=_month_names(english.MONTHS, short=True),
             weekdays=english.WEEKDAYS,
             per_words=frozenset(english.PER_WORDS) | frozenset(english.UNITS),
             ordinal=_ENGLISH_ORDINAL,
             spaced_units={unit: unit for unit in english.SPACED_UNITS},
+            habits=english_habits(british),
         )
     if language in ROMANCE:
         lang = ROMANCE[language]
         return Locale(
             language=language,
+            family="romance",
             decimal_comma=True,
             day_first=True,
             units=_synonyms(
@@ -143,10 +150,12 @@ def locale_of(language: str) -> Locale | None:
             per_words=frozenset(romance.PER_WORDS[lang]) | frozenset(romance.UNIT_WORDS[lang]),
             ordinal=_ORDINALS[lang],
             spaced_units={unit: unit for unit in romance.SPACED_UNIT_KEYS},
+            habits=romance_habits(lang),
         )
     if language in SIGNS:
         return Locale(
             language=language,
+            family="signs",
             decimal_comma=False,
             day_first=True,
             units={unit: unit for unit in signs.UNITS[language]},
@@ -159,5 +168,6 @@ def locale_of(language: str) -> Locale | None:
             weekdays={},
             per_words=frozenset(signs.PER_WORDS[language]) | frozenset(signs.UNITS[language]),
             ordinal=_ENGLISH_ORDINAL,
+            habits=SIGNS_HABITS,
         )
     return None

@@ -15,17 +15,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
 from typing import NamedTuple
 
 from kokoro_core.edited import NO_EDITS, Edits, substituted
 
 from . import say_english, say_romance, say_signs
 from .forms import Form
-from .locales import ROMANCE, locale_of
+from .locales import locale_of
 from .span_rule import Span
 from .tagger import tag
 from .tokens import Token
+
+# Each family's verbalizer (``Locale.family``), given the voice's language.
+VERBALIZERS: dict[str, Callable[[str], Callable[[Form], str]]] = {
+    "english": say_english.verbalizer,
+    "romance": say_romance.verbalizer,
+    "signs": say_signs.verbalizer,
+}
 
 # A markup tag in plain text ("<b>", "</i>", "<br/>", "<break time="1s"/>", "<rate=+.4>"): an element of HTML or
 # SSML that an agent's text holds by mistake, silent. Its name is in lower case ("List<String>" is a type) and
@@ -73,7 +79,7 @@ def normalized_pieces(text: str, language: str = "en-us") -> tuple[list[Piece], 
     locale = locale_of(language)
     if locale is None:
         return [Piece(0, len(text), text, whole=False)], edits
-    say = _verbalizer(locale.language)
+    say = VERBALIZERS[locale.family](locale.language)
     tokens, spans = tag(text, locale)
     pieces: list[Piece] = []
     position, read_before = 0, False
@@ -97,14 +103,6 @@ def normalized_pieces(text: str, language: str = "en-us") -> tuple[list[Piece], 
     if position < len(text):
         pieces.append(Piece(position, len(text), text[position:], whole=False))
     return pieces, edits
-
-
-def _verbalizer(language: str) -> Callable[[Form], str]:
-    if language in ROMANCE:
-        return partial(say_romance.say, lang=ROMANCE[language])
-    if language in ("hi", "ja"):
-        return partial(say_signs.say, language=language)
-    return partial(say_english.say, british=language == "en-gb")
 
 
 def _sentence_end(text: str, tokens: list[Token], span: Span) -> str:

@@ -10,8 +10,9 @@ spelled by ``say_codes``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from functools import cache, singledispatch
+from functools import cache, partial, singledispatch
 
 from . import say_english_calendar as calendar
 from . import spoken
@@ -71,6 +72,11 @@ from .words_english import (
 def say(form: Form, british: bool = False) -> str:
     """What an American (or a British) voice says for ``form``."""
     return _say(form, british)
+
+
+def verbalizer(language: str) -> Callable[[Form], str]:
+    """``say`` for a voice of ``language`` ("en-us", "en-gb")."""
+    return partial(say, british=language == "en-gb")
 
 
 @singledispatch

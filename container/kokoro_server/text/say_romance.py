@@ -10,7 +10,8 @@ form becomes words. ``say(form, lang)`` takes num2words' language code (es, fr, 
 from __future__ import annotations
 
 import re
-from functools import cache, singledispatch
+from collections.abc import Callable
+from functools import cache, partial, singledispatch
 
 from num2words import num2words
 
@@ -48,6 +49,7 @@ from .forms import (
     Word,
     vulgar,
 )
+from .locales import ROMANCE
 from .say_codes import Speller, code, digits, electronic, pre_release, telephone
 from .spoken_romance import (
     HALVES,
@@ -67,6 +69,11 @@ _SCALE_KEYS = {"thousand": "k", "million": "M", "billion": "B", "trillion": "T"}
 def say(form: Form, lang: str) -> str:
     """What a voice of ``lang`` (num2words' code: es, fr, it, pt_BR) says for ``form``."""
     return _say(form, lang)
+
+
+def verbalizer(language: str) -> Callable[[Form], str]:
+    """``say`` for a voice of ``language`` ("es", "fr-fr", "it", "pt-br")."""
+    return partial(say, lang=ROMANCE[language])
 
 
 @singledispatch

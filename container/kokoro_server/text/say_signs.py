@@ -7,8 +7,9 @@ or say wrongly: "₹500" is "500 रुपये", "50%" "50パーセント", "5
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
-from functools import cache, singledispatch
+from functools import cache, partial, singledispatch
 
 from . import words_signs as words
 from .forms import (
@@ -58,6 +59,11 @@ _SCALE_VALUES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillio
 def say(form: Form, language: str) -> str:
     """What a voice of ``language`` (hi, ja) says for ``form``."""
     return _say(form, language)
+
+
+def verbalizer(language: str) -> Callable[[Form], str]:
+    """``say`` for a voice of ``language`` ("hi", "ja")."""
+    return partial(say, language=language)
 
 
 def digits_of(number: Number) -> str:

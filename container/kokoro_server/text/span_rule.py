@@ -102,3 +102,16 @@ def pattern_rule(pattern: str, build: Build, opens: str = "", flags: int = 0) ->
         return Span(index, last, form, lead=lead, trail=at_core) if form is not None else None
 
     return rule
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """A language family's own rules, beside the shared ones (``tagger``): those tried at a word, at a number
+    before the shared ones and after them, at a capitalized word, and what decides a token read alone from its
+    neighbours (``alone``: the form it takes, or ``None`` to leave it to the shared rules)."""
+
+    words: dict[str, tuple[Rule, ...]] = field(default_factory=dict)  # by the word, in lower case, that starts them
+    numeric: tuple[Rule, ...] = ()
+    spans: tuple[Rule, ...] = ()
+    capitalized: tuple[Rule, ...] = ()
+    alone: Callable[[Reading, int, Form | None], Form | None] = lambda reading, index, form: None

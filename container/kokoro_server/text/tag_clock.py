@@ -68,13 +68,10 @@ def _hours_written(match: re.Match[str], reading: Reading, index: int) -> Form |
     if match["zone"] is None and not match["h"].startswith("0") and cue not in _TIME_CUES:
         return None
     if match["zone"] is None and match["hours"] is None:
-        if not (match["h"].startswith("0") and cue in _AT_TIME and reading.locale.language.startswith("en")):
+        if not (match["h"].startswith("0") and cue in reading.locale.habits.hour_cues):
             return None
     time = Time(int(match["h"]), int(match["m"]), zone=match["zone"], twenty_four=True, hundreds=True)
     return Joined((time, Said("hours"))) if match["hours"] else time
-
-
-_AT_TIME = frozenset("at by until till from before after".split())  # words a bare "0800" is a time after
 
 
 _NAMED = r"(?P<named>(?i:noon|midnight))"

@@ -37,7 +37,6 @@ from .words_gender import feminine
 _NUMERAL = rf"[IVXLC]{{1,{roman.MAX_LETTERS}}}"
 _AFTER = r"(?![\w'’-])"
 _CODE = r"(?P<code>\d{2,6}(?:[ -]\d{2,4}){0,3}|(?=[A-Z0-9-]*\d)[A-Z0-9](?:[A-Z0-9-]{0,40}[A-Z0-9])?)(?![\w-]|[.,]\d)"
-EXTENSIONS = {"hi": "एक्सटेंशन", "ja": "内線"}
 
 
 def _prefix(match: re.Match[str], group: str) -> Word:
@@ -271,10 +270,3 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
         pattern_rule(rf"(?P<numeral>{_NUMERAL})(?:e|ème|er|º)?\s+(?P<after>{century})\b(?P<name>)", _century(lang)),
     )
     return {key: tuple(found) for key, found in rules.items()}, tuple(numeric), capitalized
-
-
-def signs_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
-    """Hindi's and Japanese's: an extension after "ext."."""
-    word = EXTENSIONS[locale.language]
-    rule = pattern_rule(r"ext\.?\s?(?P<n>\d{1,6})", lambda m, r, i: Joined((Said(word), Code(m["n"], "digits"))))
-    return {"ext": (rule,)}

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 from . import words_english as english
-from . import words_romance_cues as romance_cues
 from .forms import Date, Duration, Form, Joined, Range, Said, Time, Word
-from .locales import ROMANCE, Locale
+from .locales import Locale
 from .span_rule import Build, Reading, Rule, pattern_rule
 from .tag_shapes import month_day
 
@@ -82,8 +81,6 @@ def _date(ambiguous: bool) -> Build:
 def _changes(reading: Reading, index: int) -> bool:
     """Whether "by" follows a change of an amount ("cut it by 1/2", "multiply by 3/4"): then a fraction follows;
     after anything else "by" sets a deadline ("submit the form by 3/4"). English's "by" only."""
-    if not reading.locale.language.startswith("en"):
-        return True
     return any(reading.core(before).lower() in english.CHANGE_WORDS for before in range(max(0, index - 3), index))
 
 
@@ -111,16 +108,11 @@ def _duration(match: re.Match[str], reading: Reading, index: int) -> Form | None
 
 def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     """The rules that start at a word that makes numbers a date, a time or a duration, by the word."""
-    if locale.language.startswith("en"):
-        strong, ambiguous = english.DATE_CUES, english.AMBIGUOUS_DATE_CUES
-        dotted, durations = english.DOTTED_TIME_CUES, english.DURATION_CUES
-        joins, ranged = "to|and|until|till|-|–", "between"
-    elif locale.language in ROMANCE:
-        lang = ROMANCE[locale.language]
-        strong, ambiguous = romance_cues.DATE_CUES[lang], romance_cues.AMBIGUOUS_DATE_CUES[lang]
-        dotted, durations = romance_cues.DOTTED_TIME_CUES[lang], ""
-        joins, ranged = romance_cues.TIME_RANGE_JOINS[lang], romance_cues.TIME_RANGE_CUES[lang]
-    else:
+    habits = locale.habits
+    strong, ambiguous = habits.date_cues, habits.ambiguous_date_cues
+    dotted, durations = habits.dotted_time_cues, habits.duration_cues
+    joins, ranged = habits.time_range_joins, habits.time_range_cues
+    if not strong:
         return {}
     rules: dict[str, list[Rule]] = {}
 
@@ -132,7 +124,7 @@ def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     # is 6/30", but "Friday is 1/2 price day")
     for cues, is_ambiguous in ((strong, False), (ambiguous, True)):
         add(cues, pattern_rule(rf"(?i:{cues})\.?[,:]?\*{{0,2}}{_GAP}{_MONTH_DAY}", _date(is_ambiguous)))
-        if locale.language.startswith("en"):
+        if habits.date_after_verb:
             add(cues, pattern_rule(rf"(?i:{cues})\.?{_GAP}(?:is|was|will be){_GAP}{_MONTH_DAY}", _date(True)))
     time_range = rf"(?:{_GAP}(?P<join>{joins}){_GAP}(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d))?"
     add(dotted, pattern_rule(rf"(?i:{dotted}){_GAP}{_DOTTED_TIME}{time_range}{_NOT_A_PRICE}", _dotted_time))

@@ -194,7 +194,7 @@ def imperial_rules() -> tuple[Rule, ...]:
 
 
 def _stone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    if not reading.locale.language.startswith("en"):
+    if not reading.locale.habits.stone:
         return None  # stone is Britain's, and only English says it
     glued = match.group()[len(match["st"]) : len(match["st"]) + 2] == "st"
     if glued and match["st"].endswith("1") and not match["st"].endswith("11"):

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 
-from . import words_romance as romance
 from .forms import Code, Dotted, Form, Joined, Letters, Number, Power, Said, Symbol, Word, separated
-from .locales import ROMANCE, SIGNS, Locale
+from .locales import Locale
 from .tag_shapes import plain_number, shaped
 
 # A sum as written: numbers and operators, then "=" and its result ("10-4=6", "3 × 4 = 12"). The "=" decides
@@ -43,7 +42,7 @@ _POWER = re.compile(
 def power(text: str, locale: Locale) -> Form | None:
     """ "2^10", "10^-3", "2^n", "10⁸", "10⁻³": a number to a power; "6.02×10^23", "3x10⁸": in scientific notation.
     Hindi's and Japanese's readers read it as written."""
-    match = _POWER.fullmatch(text) if locale.language not in SIGNS else None
+    match = _POWER.fullmatch(text) if locale.habits.powers else None
     if match is None or ((match["times"] or match["sign"]) and not match["base"].startswith("10")):
         return None
     if "," in match.group() and not locale.decimal_comma:
@@ -72,11 +71,11 @@ _PI_TERM = re.compile(r"(?P<k>\d{1,3})?π(?P<letter>[A-Za-z])?(?P<sign>[²³])?"
 
 def pi_term(text: str, locale: Locale) -> Form | None:
     """ "πr²", "2πr": pi in a term of algebra ("pi greco" in Italian)."""
-    match = _PI_TERM.fullmatch(text) if "π" in text and locale.language not in SIGNS else None
+    match = _PI_TERM.fullmatch(text) if "π" in text and locale.habits.powers else None
     if match is None or text == "π":
         return None  # Hindi's and Japanese's readers read "πr²" as written
     parts: list[Form] = [Number(match["k"])] if match["k"] else []
-    parts.append(Said(romance.PI.get(ROMANCE.get(locale.language, ""), "pi")))
+    parts.append(Said(locale.habits.pi))
     if match["letter"]:
         parts.append(Word(match["letter"]))
     if match["sign"]:
@@ -141,7 +140,7 @@ def package_version(text: str) -> Form | None:
 
 def arithmetic(text: str, locale: Locale) -> Form | None:
     """ "10-4=6", "5 - 3 = 2": a sum said with its operators' names (English only)."""
-    if not locale.language.startswith("en") or _SUM.fullmatch(text) is None:
+    if not locale.habits.sums or _SUM.fullmatch(text) is None:
         return None
     parts: list[Form] = []
     for part in _PART.findall(text):

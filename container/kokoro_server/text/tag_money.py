@@ -73,14 +73,11 @@ def _glued_scales(locale: Locale) -> str:
     return "|".join(re.escape(scale) for scale in sorted(letters, key=len, reverse=True)) or "(?!)"
 
 
-_PER_ABBREVIATIONS = {"pp": "person", "p.p.": "person", "pn": "night", "p.n.": "night", "pa": "year", "p.a.": "year",
-                      "pcm": "month", "pw": "week"}  # fmt: skip  # "£1.2k pcm": a rent per calendar month
-
-
 def _priced_per(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "$95 pp", "€80 p.n.": an amount of money per person, per night, per year."""
     money = classify(match["n"], reading.locale)
-    return Per(money, _PER_ABBREVIATIONS[match["per"]]) if isinstance(money, Money) else None
+    per = reading.locale.habits.priced_per[match["per"]]
+    return Per(money, per) if isinstance(money, Money) else None
 
 
 def _coded(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -110,8 +107,8 @@ def money_rules(locale: Locale) -> tuple[Rule, ...]:
         ),
         pattern_rule(rf"(?P<n>\S{{1,24}}?){GAP}(?P<scale>{scales}|{_short_scales(locale)})", _scale_word),
     ]
-    if locale.language.startswith("en"):
-        per = "|".join(re.escape(short) for short in sorted(_PER_ABBREVIATIONS, key=len, reverse=True))
+    if locale.habits.priced_per:
+        per = "|".join(re.escape(short) for short in sorted(locale.habits.priced_per, key=len, reverse=True))
         rules.append(pattern_rule(rf"(?P<n>\S{{1,24}}?)(?:{GAP})?(?P<per>{per})\.?", _priced_per))  # "£12.50pp"
     return tuple(rules)
 

@@ -123,19 +123,18 @@ def read_amount(core: str, locale: Locale, after: str = "") -> Form | None:
         return rate
     if (match := written["scaled"].fullmatch(core)) is not None and _scales(match, after):
         return Scaled(_number(match, locale), locale.scales[match["scale"]])
-    english = locale.language.startswith("en")
-    if (match := locale.ordinal.fullmatch(core)) is not None and ((rank := ordinal(match)).value.strip("0") or english):
+    zeroth = locale.habits.zeroth
+    if (match := locale.ordinal.fullmatch(core)) is not None and ((rank := ordinal(match)).value.strip("0") or zeroth):
         return rank  # "0th" is zeroth; the Romance languages have no zeroth ("0e" is not one)
     if (match := _PADDED_MONTH_DAY.fullmatch(core)) and (padded := month_day(match["a"], match["b"], locale)):
         return padded
-    if locale.language.startswith("en") and (split := _split(core)) is not None:
+    if locale.habits.splits and (split := _split(core)) is not None:
         return split
     if (fraction := _fraction(core)) is not None:
         return replace(fraction, part=True) if after.lower() == "of" else fraction  # "1/10 of the seats"
     if (match := _CLOCK.fullmatch(core)) is not None:
         return _clock(match)
-    clock_h = locale.language in ("fr-fr", "pt-br")  # "18h30", "9h30": French and Brazilian hours
-    if clock_h and (match := _FRENCH_CLOCK.fullmatch(core)) is not None and int(match["h"]) <= 24:
+    if locale.habits.hour_letter and (match := _FRENCH_CLOCK.fullmatch(core)) is not None and int(match["h"]) <= 24:
         return Time(int(match["h"]), int(match["m"]) if match["m"] else None)  # "18h30", "14h"
     if (match := written["plus"].fullmatch(core)) is not None:
         return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
@@ -146,10 +145,9 @@ def read_amount(core: str, locale: Locale, after: str = "") -> Form | None:
 
 def _unit(written: str, locale: Locale, after: str) -> str | None:
     """The unit written after a number; "m" glued to it is meters only before what a length describes."""
-    from .words_english import METER_NOUNS
-
-    if written == "m" and locale.language.startswith("en"):
-        return "m" if after.lower().rstrip(".,") in METER_NOUNS else None
+    nouns = locale.habits.glued_meter_nouns
+    if written == "m" and nouns is not None:
+        return "m" if after.lower().rstrip(".,") in nouns else None
     return locale.unit(written)
 
 

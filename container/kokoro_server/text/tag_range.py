@@ -27,14 +27,9 @@ from .forms import (
 from .locales import Locale
 from .tag_shapes import month_day, season
 
-_SIZES = {"XXS": "double extra small", "XS": "extra small", "S": "small", "M": "medium", "L": "large",
-          "XL": "extra large", "XXL": "double extra large", "2XL": "double extra large", "3XL": "triple extra large",
-          "XXXL": "triple extra large"}  # fmt: skip
 _HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
-_LAST_DAYS = {"F": "Friday", "Th": "Thursday", "Sa": "Saturday", "Su": "Sunday"}
 _SLASHED = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})")
 _DOTTED_LOW = re.compile(r"(?P<h>1[0-2]|0?[1-9])\.(?P<m>[0-5]\d)")  # a time's low side written with a dot
-_DOTTED_TIMES = frozenset({"en-gb", "es", "it", "pt-br"})  # languages that write "9.00–17.30"
 
 
 def named_range(low: str, high: str, locale: Locale) -> Form | None:
@@ -46,13 +41,15 @@ def named_range(low: str, high: str, locale: Locale) -> Form | None:
     days = locale.weekdays.values()
     if low in days and high in days:
         return Range(Said(low), Said(high))  # "Monday–Friday"
-    if low == "M" and high in _LAST_DAYS and locale.language.startswith("en"):
-        return Range(Said("Monday"), Said(_LAST_DAYS[high]))  # "M–F": a week's opening hours
+    letters = locale.habits.week_letters
+    if low == "M" and high != "M" and low in letters and high in letters:
+        return Range(Said(letters[low]), Said(letters[high]))  # "M–F": a week's opening hours
     first, last = low.rstrip("."), high.rstrip(".")
     if first in locale.months and last in locale.months:
         return Range(Date(None, locale.months[first], None), Date(None, locale.months[last], None))
-    if low in _SIZES and high in _SIZES and locale.language.startswith("en"):
-        return Range(Said(_SIZES[low]), Said(_SIZES[high]))  # "XS–XL": extra small to extra large
+    sizes = locale.habits.sizes
+    if low in sizes and high in sizes:
+        return Range(Said(sizes[low]), Said(sizes[high]))  # "XS–XL": extra small to extra large
     return _time_range(low, high, locale) or _date_range(low, high, locale)
 
 
@@ -76,14 +73,14 @@ def _time_range(low: str, high: str, locale: Locale) -> Form | None:
     if first is None or second is None or bool(first["ap"]) != bool(second["ap"]):
         return None
     if first["ap"]:
-        if not locale.language.startswith("en") or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
+        if not locale.habits.meridiem_ranges or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
             return None
         low_time, high_time = (
             Time(int(side["h"]), int(side["cm"] or 0), meridiem=f"{side['ap']}m") for side in (first, second)
         )
         return Range(low_time, high_time)
     hours = int(first["h"]), int(second["h"])
-    if locale.language not in _DOTTED_TIMES or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
+    if not locale.habits.dotted_times or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
         return None  # "1.50-2.75": two amounts
     low_time, high_time = (Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second))
     return Range(low_time, high_time)

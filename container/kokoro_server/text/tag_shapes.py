@@ -1,4 +1,4 @@
-"""What a token is by its shape alone, whatever the language: e-mail and web addresses, handles and hashtags,
+"""What a token is by its shape alone: e-mail and web addresses, handles and hashtags,
 dates written in numbers, decades, durations, versions and IP addresses, multipliers and
 sizes, ratios, and the periods of a business year ("Q3", "FY2026"); what is typed as code or mathematics is
 ``tag_math``'s. Each is one bounded pattern
@@ -137,7 +137,7 @@ def dated(core: str, locale: Locale) -> Form | None:
         hour, minute = int(match["hh"]), int(match["mm"])
         if moment_day is None or hour > 23:
             return None
-        at = (Said("at"),) if locale.language.startswith("en") else ()
+        at = (Said(locale.habits.at),) if locale.habits.at else ()
         return Joined((moment_day, *at, Time(hour, minute, twenty_four=True)))
     if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
         first, second = int(match["a"]), int(match["b"])
@@ -262,9 +262,9 @@ _MEETING_BEFORE = frozenset("our my your their his her weekly biweekly monthly n
 _RATIO_NOUNS = frozenset("ratio ratios scale mapping match copy replica aspect correspondence mix split".split())
 
 
-def meeting(core: str, before: str, after: str, british: bool) -> Form | None:
-    """ "move our 1:1 to Wed.", "my 1:1s": a meeting of two, said as English says it ("one-to-one" in Britain)."""
-    said = "one-to-one" if british else "one-on-one"
+def meeting(core: str, before: str, after: str, said: str) -> Form | None:
+    """ "move our 1:1 to Wed.", "my 1:1s": a meeting of two, ``said`` as the language names it ("one-on-one";
+    "one-to-one" in Britain)."""
     if core in ("1:1s", "1-on-1s"):
         return Said(f"{said}s")
     if core in ("1:1", "1-on-1") and before.lower() in _MEETING_BEFORE and after.lower() not in _RATIO_NOUNS:
@@ -277,10 +277,10 @@ _COUNTING = frozenset(("the", "and", "or", "two", "three", "four", "five", "six"
 
 
 def digit_plural(text: str, locale: Locale, before: str) -> Form | None:
-    """ "7's", "the 5s", "two 15's": a number's plural ("sevens", "fives", "fifteens"), said as a decade's is (English
-    only). Bare, only a digit's and after a word that counts them ("the", "or", "two", "double"): "a 5s timeout" is
-    seconds."""
-    match = _DIGIT_PLURAL.fullmatch(text) if locale.language.startswith("en") else None
+    """ "7's", "the 5s", "two 15's": a number's plural ("sevens", "fives", "fifteens"), said as a decade's is, where
+    the language writes it. Bare, only a digit's and after a word that counts them ("the", "or", "two", "double"):
+    "a 5s timeout" is seconds."""
+    match = _DIGIT_PLURAL.fullmatch(text) if locale.habits.digit_plurals else None
     if match is not None and match["digit2"]:
         return Decade(match["digit2"])
     if match is None or not (match["apostrophe"] or before.lower() in _COUNTING):

@@ -102,7 +102,7 @@ def spaced_measure(match: re.Match[str], reading: Reading, index: int) -> Form |
     elif not whole and match["n"] in VULGAR:  # "¾ tsp"
         amount = Fraction(*part.split("/"))
     else:
-        grouped = locale.language == "fr-fr" and re.fullmatch(_FRENCH_GROUPS, match["n"])  # "30 000 km"
+        grouped = locale.habits.spaced_thousands and re.fullmatch(_SPACED_GROUPS, match["n"])  # "30 000 km"
         amount = (
             number_in(match["n"], reading) if grouped else quantity(match["n"], locale) or classify(match["n"], locale)
         )
@@ -208,8 +208,9 @@ def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | Non
         if reading.core(index - 1).lower() in _NUMBERED_NOUNS:
             return None  # "ages 12-16 May apply", "room 12-16 Jun": numbers of what the word names
         first: Form = Date(None, None, day)
-        if reading.locale.language.startswith("en") and reading.core(index - 1).lower() != "the":
-            first = Joined((Said("the"), first))
+        article = reading.locale.habits.day_article
+        if article and reading.core(index - 1).lower() != article:
+            first = Joined((Said(article), first))
         return Range(first, Date(match["year"], month, last, day_first=True))
     return Date(match["year"], month, day, day_first=True)
 
@@ -223,8 +224,8 @@ def _period_year(match: re.Match[str], reading: Reading, index: int) -> Form | N
     return Period(letter, int(number), match["year"])
 
 
-def _french_thousands(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "1 500", "12 000 000": French groups thousands with a space."""
+def _spaced_thousands(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "1 500", "12 000 000": thousands grouped with a space, as French groups them."""
     return number_in(match["n"], reading)
 
 
@@ -238,19 +239,21 @@ class Rules:
 
 def _coordinate(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     number = read_number(match["n"], reading.locale)
-    if number is None or reading.locale.language not in ("en-us", "en-gb"):
+    if number is None or not reading.locale.habits.coordinates:
         return None
     return Joined((Measure(number, "°"), Said(COMPASS[match["point"]].lower())))
 
 
-def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
+def numeric_rules(locale: Locale, money: tuple[Rule, ...], own: tuple[Rule, ...] = ()) -> tuple[Rule, ...]:
     """The rules whose span starts at a number or a sign: telephone numbers, amounts (``money``, the language's
-    rules of money written apart: ``tag_money``), measures, times..."""
+    rules of money written apart: ``tag_money``), measures, times..., then the language's ``own``
+    (``english_spans``)."""
     units = units_pattern(locale)
     written = set(locale.months)
-    if locale.language.startswith("en"):  # "25 july 2012", "5 DEC", as people type them; not "may", mostly a verb
+    if locale.habits.cased_months:  # "25 july 2012", "5 DEC", as people type them; not "may", mostly a verb
         written |= {month.lower() for month in locale.months if month != "May"} | {m.upper() for m in locale.months}
     months = "|".join(re.escape(month) for month in sorted(written, key=len, reverse=True)) or "(?!)"
+    cased = 0 if locale.habits.cased_months else re.IGNORECASE
     number = number_pattern(locale)
     side = r"\d{1,5}(?:[.,]\d{1,2})?"
     lengths = r"(?:inches|inch|in|feet|foot|ft|cm|mm|km|m|yd|meters|metres)\b"
@@ -307,7 +310,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
         pattern_rule(  # "5-Jan-2024", as forms and exports write it
             rf"(?P<day>\d{{1,2}})-(?P<month>{months})-(?P<year>\d{{4}})\b",
             _day_month,
-            flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
+            flags=cased,
         ),
         pattern_rule(
             rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?"
@@ -315,24 +318,27 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...]) -> tuple[Rule, ...]:
             rf"{GAP}(?:(?:of|de|di){GAP})?(?P<month>{months})\.?"
             rf"(?:,?{GAP}(?P<year>\d{{4}}))?",
             _day_month,
-            flags=re.IGNORECASE if not locale.language.startswith("en") else 0,
+            flags=cased,
         ),
         PERIOD_YEAR,
     ]
-    if locale.language.startswith("en"):  # "3 bd/2 ba", "2BR/1BA": a home's rooms
-        rules.append(pattern_rule(_ROOMS, _rooms, flags=re.IGNORECASE))
-        rules.append(pattern_rule(_DAY_BEFORE_TIME, _day_before_time))
-        # "21 may 2013": "may" in lower case is a verb, but not between a day and a year
-        rules.append(
-            pattern_rule(rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?{GAP}(?P<month>may){GAP}(?P<year>\d{{4}})\b", _day_month)
-        )
-        # "½ c. sugar", "2 c. flour": a recipe's cup, in lower case and before what is measured ("30 C." stays)
-        rules.append(
-            pattern_rule(rf"(?P<n>\d{{1,3}}(?:\.\d{{1,2}})?|[{''.join(VULGAR)}]){GAP}c\.(?={GAP}[a-z])", _cups)
-        )
-    if locale.language == "fr-fr":  # after the amounts and measures, which read "1 500" themselves
-        rules.append(pattern_rule(rf"(?P<n>{_FRENCH_GROUPS}(?:,\d{{1,6}})?)", _french_thousands))
+    rules.extend(own)
+    if locale.habits.spaced_thousands:  # after the amounts and measures, which read "1 500" themselves
+        rules.append(pattern_rule(rf"(?P<n>{_SPACED_GROUPS}(?:,\d{{1,6}})?)", _spaced_thousands))
     return tuple(rules)
+
+
+def english_spans() -> tuple[Rule, ...]:
+    """English's own spans at a number: a home's rooms, a day before a time, "may" between a day and a year, and a
+    recipe's cup."""
+    return (
+        pattern_rule(_ROOMS, _rooms, flags=re.IGNORECASE),  # "3 bd/2 ba", "2BR/1BA"
+        pattern_rule(_DAY_BEFORE_TIME, _day_before_time),
+        # "21 may 2013": "may" in lower case is a verb, but not between a day and a year
+        pattern_rule(rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?{GAP}(?P<month>may){GAP}(?P<year>\d{{4}})\b", _day_month),
+        # "½ c. sugar", "2 c. flour": a recipe's cup, in lower case and before what is measured ("30 C." stays)
+        pattern_rule(rf"(?P<n>\d{{1,3}}(?:\.\d{{1,2}})?|[{''.join(VULGAR)}]){GAP}c\.(?={GAP}[a-z])", _cups),
+    )
 
 
 # Words whose numbers a day range's shape may take: "ages 12-16", "room 12-16", "pages 12-16".
@@ -362,14 +368,14 @@ def _day_before_time(match: re.Match[str], reading: Reading, index: int) -> Form
 
 
 QUALIFIER = r"(?:<=|>=|[~≈<>≤≥±])"
-_FRENCH_GROUPS = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}"
+_SPACED_GROUPS = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}"
 
 
 def number_pattern(locale: Locale) -> str:
     """A written number that cannot end in a dot or a comma (a sentence's end is not a decimal mark);
-    in French, also with spaces between its thousands."""
+    where the language groups thousands with spaces (French), also so."""
     number = r"[-−+]?(?:\d(?:[\d.,]{0,23}\d)?|\.\d{1,12})"  # ".5 mm": a decimal without its zero
-    return f"(?:{_FRENCH_GROUPS}(?:,\\d{{1,6}})?|{number})" if locale.language == "fr-fr" else number
+    return f"(?:{_SPACED_GROUPS}(?:,\\d{{1,6}})?|{number})" if locale.habits.spaced_thousands else number
 
 
 PERIOD_YEAR = pattern_rule(rf"(?P<period>Q[1-4]|H[12]|[1-4]Q|FY){GAP}(?P<year>(?:19|20)\d\d)", _period_year)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from . import words_english, words_romance
 from .forms import (
     VULGAR,
     Code,
@@ -38,7 +37,7 @@ from .forms import (
     Year,
     separated,
 )
-from .locales import ROMANCE, Locale
+from .locales import Locale
 from .tag_keypad import keypad
 from .tag_math import (
     SUPERSCRIPTS,
@@ -76,7 +75,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     are the cores of the tokens around it, for the few classes that their neighbours decide ("10M users")."""
     if not core:
         return None
-    if core in locale.abbreviations and _abbreviated(core, locale, after):
+    if core in locale.abbreviations and _abbreviated(core, after):
         return Said(locale.abbreviations[core])
     if (keys := keypad(core)) is not None:
         return keys  # "*67", "*#06#"
@@ -91,11 +90,14 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
             return address  # "example.com"
         return _word(core, locale)
     form = _typed(core, locale)
-    if locale.language.startswith("en"):
-        form = form or resolution(core, before, after) or meeting(core, before, after, locale.language == "en-gb")
+    habits = locale.habits
+    if habits.picture_sizes:
+        form = form or resolution(core, before, after)
+    if habits.one_to_one:
+        form = form or meeting(core, before, after, habits.one_to_one)
     form = form or read_amount(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
     form = form or timed(core)
-    if isinstance(form, Time) and locale.language.startswith("en") and _elapsed(core, form, before, after):
+    if isinstance(form, Time) and habits.elapsed_clock and _elapsed(core, form, before, after):
         form = Duration(form.hour, form.minute or 0, form.second or 0)
     if form is None:
         form = _range(core, locale) or _compound(core, locale)
@@ -111,19 +113,17 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     return form or digit_plural(core, locale, before) or Code(core)
 
 
-# Short forms that are also a ratio's letters ("the b/c ratio", "the w/c ratio"), and one only Britain writes.
-_ALSO_RATIOS = frozenset({"b/c", "w/c"})
-_BRITISH_ONLY = frozenset({"w/c"})  # week commencing
+_ALSO_RATIOS = frozenset({"b/c", "w/c"})  # short forms that are also a ratio's letters ("the b/c ratio")
 _ALSO_NAMES = frozenset({"Max.", "Min."})
 
 
-def _abbreviated(core: str, locale: Locale, after: str) -> bool:
+def _abbreviated(core: str, after: str) -> bool:
     """Whether ``core``, in the locale's table of abbreviations, is one here."""
     if core in _ALSO_RATIOS and after.lower().startswith("ratio"):
         return False
     if core in _ALSO_NAMES and not (after[:1].islower() or after[:1].isdigit() or after[:1] in tuple("$€£:")):
         return False  # "say hi to Max.": a name; "Max. 4 guests", "Min. order": a label
-    return core not in _BRITISH_ONLY or locale.language == "en-gb"
+    return True
 
 
 _ROUGHLY = re.compile(r"(?P<what>\$?\d{1,3}(?::[0-5]\d)?(?:[ap]m)?)-?ish", re.IGNORECASE)  # not "4-dish", "10-finish"
@@ -132,7 +132,7 @@ _ROUGHLY = re.compile(r"(?P<what>\$?\d{1,3}(?::[0-5]\d)?(?:[ap]m)?)-?ish", re.IG
 def _rough(core: str, locale: Locale, before: str, after: str) -> Form | None:
     """ "3pm-ish", "10ish", "5:30ish", "20-ish people", "$50-ish": a time or an amount said with its "ish", as English
     says it."""
-    match = _ROUGHLY.fullmatch(core) if locale.language.startswith("en") else None
+    match = _ROUGHLY.fullmatch(core) if locale.habits.ish else None
     form = classify(match["what"], locale, before, after) if match else None
     return Joined((form, Word("ish")), hyphens=True) if isinstance(form, (Number, Time, Money)) else None
 
@@ -185,7 +185,7 @@ def _range(core: str, locale: Locale) -> Form | None:
     cuts = [index for index, char in enumerate(core) if char in DASHES and 0 < index < len(core) - 1]
     if not cuts or len(cuts) > 3:
         return None
-    if locale.language.startswith("en") and (even := _even(core)) is not None:
+    if locale.habits.even_odds and (even := _even(core)) is not None:
         return even
     for cut in cuts:
         low, high = core[:cut], core[cut + 1 :]
@@ -255,13 +255,9 @@ def _compound(core: str, locale: Locale) -> Form | None:
     return Joined(tuple(forms), hyphens=True)
 
 
-_AGE_BOUNDS = frozenset({"under", "over"})  # "under-16s", "over-65s"
-
-
 def _age_group(previous: Form | None, part: str, locale: Locale) -> bool:
-    english = locale.language.startswith("en")
-    bound = isinstance(previous, Word) and previous.text.lower() in _AGE_BOUNDS
-    return english and bound and re.fullmatch(r"[1-9]\d?s", part) is not None
+    bound = isinstance(previous, Word) and previous.text.lower() in locale.habits.age_bounds
+    return bound and re.fullmatch(r"[1-9]\d?s", part) is not None
 
 
 _NOT_UNITS = frozenset({"in", "a", "an", "h", "m", "s", "d", "t"})  # words first: "2-in-1", "5-a-side"
@@ -283,23 +279,15 @@ def _joined_amount(part: str, locale: Locale) -> Form | None:
     return form if isinstance(form, _JOINED) else None
 
 
-def _shortcut(core: str) -> str | None:
+def _shortcut(core: str, locale: Locale) -> str | None:
     """ "Ctrl+Alt+Del": control alt delete; a keyboard shortcut of named keys and single keys."""
-    from .words_english import KEYS
-
+    named = locale.habits.keyboard_keys
     keys = core.split("+")
-    if len(keys) < 2 or len(keys) > 5 or not any(key in KEYS for key in keys):
+    if len(keys) < 2 or len(keys) > 5 or not any(key in named for key in keys):
         return None
-    if not all(key in KEYS or re.fullmatch(r"[A-Za-z0-9]|F\d{1,2}", key) for key in keys):
+    if not all(key in named or re.fullmatch(r"[A-Za-z0-9]|F\d{1,2}", key) for key in keys):
         return None
-    return " ".join(KEYS.get(key, key.upper() if len(key) == 1 else key) for key in keys)
-
-
-def _root(sign: str, locale: Locale) -> str | None:
-    if locale.language.startswith("en"):
-        return words_english.ROOTS[sign]
-    lang = ROMANCE.get(locale.language)
-    return words_romance.ROOTS[lang][sign] if lang else None
+    return " ".join(named.get(key, key.upper() if len(key) == 1 else key) for key in keys)
 
 
 _SLASHED_NUMBERS = re.compile(r"[1-9]\d{0,2}(?:/[1-9]\d{0,2}){2,3}")  # limits, splits; a date is read before
@@ -315,7 +303,11 @@ def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | No
         if match["sign"] == "§" and re.fullmatch(r"[1-9]\d{3}", match["n"]):
             return Joined((sign, Code(match["n"], "paired")))  # "§1983": section nineteen eighty-three
         return Joined((sign, read_number(match["n"], locale) or Number(match["n"])))
-    if core[0] in "√∛" and (number := read_number(core[1:], locale)) is not None and (root := _root(core[0], locale)):
+    if (
+        core[0] in "√∛"
+        and (number := read_number(core[1:], locale)) is not None
+        and (root := locale.habits.roots.get(core[0]))
+    ):
         return Joined((Said(root), number))  # "√49": the square root of forty-nine
     if re.fullmatch(r"[A-Z]{1,2}-[1-9]\d{1,2}", core):
         return Code(core, "paired")  # "F-150", "B-52", "I-95": a model's or a road's name, its number in pairs
@@ -327,8 +319,8 @@ def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | No
         return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
     if re.fullmatch(r"\d{4}/\d\d", core) and (years := season(*core.split("/"))) is not None:
         return years  # "the 2023/24 season"
-    if core in ("Y/N", "T/F") and locale.language.startswith("en"):
-        return Said(f"{core[0]} or {core[2]}")  # "Reply Y/N": Y or N
+    if core in ("Y/N", "T/F") and locale.habits.either:
+        return Said(f"{core[0]} {locale.habits.either} {core[2]}")  # "Reply Y/N": Y or N
     if re.fullmatch(r"[A-Z]/[A-Z]", core):
         return Code(core[0] + core[2])  # "an A/B test", "the A/C", "I/O": the letters
     if "/" in core and all(is_word(part) for part in core.split("/")):
@@ -336,7 +328,7 @@ def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | No
         if all(days):
             return Said(" ".join(day for day in days if day))  # "Tues/Thurs": Tuesday Thursday
         return Word(core.replace("/", " "))  # "and/or", "TCP/IP"
-    if "+" in core and locale.language.startswith("en") and (keys := _shortcut(core)) is not None:
+    if "+" in core and locale.habits.keyboard_keys and (keys := _shortcut(core, locale)) is not None:
         return Said(keys)
     if core.endswith("+") and is_word(core.rstrip("+")):
         letters = core.rstrip("+")

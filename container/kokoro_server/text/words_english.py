@@ -184,7 +184,7 @@ ABBREVIATIONS = {
     "dep't": "department", "add'l": "additional", "ass'n": "association", "cont'd": "continued",
     "req'd": "required", "mgmt": "management", "appt.": "appointment", "appt": "appointment", "Ft.": "Fort",
     "y/y": "year over year", "Y/Y": "year over year", "q/q": "quarter over quarter", "Q/Q": "quarter over quarter",
-    "lvl": "level", "lvl.": "level", "Lvl": "Level", "b/c": "because", "B/c": "Because", "w/c": "week commencing",
+    "lvl": "level", "lvl.": "level", "Lvl": "Level", "b/c": "because", "B/c": "Because",
     "Cllr.": "Councillor", "π": "pi", "avg.": "average",
     # capitalized, they start a label ("Min. order: $25"); "5 min." is a measure's unit, read before this table
     "Min.": "Minimum", "Max.": "Maximum",
@@ -194,6 +194,7 @@ ABBREVIATIONS |= {key.replace("'", "’"): value for key, value in ABBREVIATIONS
 # A sentence starts with one in capitals ("Approx. 200 guests"): the same word.
 ABBREVIATIONS |= {key[0].upper() + key[1:]: value[0].upper() + value[1:] for key, value in ABBREVIATIONS.items()
                   if key[0].islower() and len(key) > 3}  # fmt: skip
+BRITISH_ABBREVIATIONS = {"w/c": "week commencing"}  # "w/c 3 March": only Britain writes it
 # Short forms said in full only before a number, since alone they are words ("Art. 15": Article fifteen; "modern
 # art." stays).
 NUMBERED_PARTS = {"Art": "Article", "Arts": "Articles", "Sec": "Section", "Secs": "Sections", "Para": "Paragraph",
@@ -343,7 +344,7 @@ SERVICE_NUMBERS = {"en-us": frozenset("211 311 411 511 611 711 811 911 988".spli
 CALL_WORDS = frozenset(
     "call calls called calling dial dials dialed dialing dialled dialling text texting ring phone".split()
 )
-SERVICE_NAMES = frozenset({"nhs"})  # "call NHS 111": the service's name between the call and its number
+SERVICE_NAMES = {"en-gb": frozenset({"nhs"})}  # "call NHS 111": the service's name between the call and its number
 SERVICE_NOUNS = frozenset(
     "operator operators dispatcher dispatchers dispatch call calls line lines center centre service services "
     "emergency lifeline hotline helpline".split()
@@ -352,3 +353,12 @@ SERVICE_NOUNS = frozenset(
 TEMPERATURE_WORDS = (
     "reach|reaches|reaching|reached|high|highs|low|lows|hit|hits|around|near|temperatures|temps|about|to"
 )
+# What a price's short "per" names ("£12.50pp", "£1.2k pcm": a rent per calendar month).
+PER_ABBREVIATIONS = {"pp": "person", "p.p.": "person", "pn": "night", "p.n.": "night", "pa": "year", "p.a.": "year",
+                     "pcm": "month", "pw": "week"}  # fmt: skip
+HOUR_CUES = frozenset("at by until till from before after".split())  # words a bare "0800" is a time after
+AGE_BOUNDS = frozenset({"under", "over"})  # "under-16s", "over-65s": an age group
+WEEK_LETTERS = {"M": "Monday", "F": "Friday", "Th": "Thursday", "Sa": "Saturday", "Su": "Sunday"}  # "M–F"
+SIZES = {"XXS": "double extra small", "XS": "extra small", "S": "small", "M": "medium", "L": "large",
+         "XL": "extra large", "XXL": "double extra large", "2XL": "double extra large", "3XL": "triple extra large",
+         "XXXL": "triple extra large"}  # fmt: skip

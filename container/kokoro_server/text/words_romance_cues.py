@@ -132,3 +132,9 @@ SERVICE_NUMBERS = {"es": frozenset("112 091 092 061 016 024".split())}
 
 
 CALL_WORDS = {"es": frozenset("al llame llama llamar llamen marque marca marcar teléfono".split())}
+# Articles before a decade written in digits, which say "años", "années"... themselves: "los 1980s", "les années 80".
+DECADE_ARTICLES = {"es": frozenset({"los"}), "fr": frozenset({"les", "des", "aux"}),
+                   "it": frozenset({"gli", "negli", "degli", "agli", "dagli"}),
+                   "pt_BR": frozenset({"os", "nos", "dos", "aos", "pelos"})}  # fmt: skip
+ORDINAL_DEGREE = frozenset({"it"})  # "il 3° posto": the degree sign typed for the ordinal's
+ORDINAL_BEFORE_NOUN = frozenset({"es"})  # "el 1.º día": el primer día, the ordinal's short form before a noun

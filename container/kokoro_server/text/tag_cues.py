@@ -14,16 +14,13 @@ import re
 from . import roman
 from .forms import (
     Code,
-    Date,
     Form,
     Joined,
     Measure,
     Number,
     Period,
-    Range,
     Said,
     Word,
-    Year,
 )
 from .span_rule import Build, Reading, Rule, pattern_rule
 from .tag_address import (
@@ -38,6 +35,7 @@ from .tag_address import (
     street_type,
     zip_code,
 )
+from .tag_date import day_of_named_month, named_month_or_year, year_after_word
 from .tag_roman import numbered_part, ruler
 from .words_english import (
     ADDRESS_UNITS,
@@ -108,10 +106,6 @@ def _card_ending(match: re.Match[str], reading: Reading, index: int) -> Form | N
     return Joined((Word(prefix), Code(match["code"], "digits")))
 
 
-def _year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    return Joined((Word(match["word"]), Year(match["year"])))
-
-
 def _half(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     return Joined((Word(match["word"]), Period("H", int(match["n"]), None)))
 
@@ -135,32 +129,6 @@ def _weekdays(match: re.Match[str], reading: Reading, index: int) -> Form | None
     return Said(_WEEKDAY_PARTS.sub(say, match["days"]))
 
 
-def _month_day(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "March 3rd", "Jan. 15, 2024", "Sept 1", "March 2026": a month's name, then its day or its year."""
-    month = reading.locale.months[match["month"].rstrip(".").capitalize()]  # "july 25 2012", as typed
-    if match["day"] is None:
-        return Date(match["year"], month, None)
-    day = int(match["day"])
-    if not 1 <= day <= 31:
-        return None
-    if match.groupdict().get("month2"):  # "Nov 28 – Dec 1": both dates whole
-        last_day = int(match["day2"])
-        last_month = reading.locale.months[match["month2"].rstrip(".").capitalize()]
-        return Range(Date(None, month, day), Date(match["year"], last_month, last_day)) if last_day <= 31 else None
-    if match["to"]:  # "May 3–7, 2026": the third to the seventh, then the year
-        last: Form = Date(None, None, int(match["to"]))
-        return Range(Date(None, month, day), Joined((last, Year(match["year"]))) if match["year"] else last)
-    return Date(match["year"], month, day)
-
-
-def _the_day_of(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "the 3rd of March": a day, then its month's name."""
-    day = int(match["day"])
-    if not 1 <= day <= 31:
-        return None
-    return Date(match["year"], reading.locale.months[match["month"].rstrip(".").capitalize()], day, day_first=True)
-
-
 def _day_after(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "on Tue", "by Wed.", "on Fri & Sat": a weekday's short form after a word that takes a day."""
     return Joined((Word(match["word"]), _weekdays(match, reading, index) or Said(match["days"])))
@@ -173,16 +141,6 @@ def _weekday_before_date(match: re.Match[str], reading: Reading, index: int) -> 
 def _temperature(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     degrees = Number(match["n"].lstrip("-−"), negative=match["n"][0] in "-−")
     return Joined((Word(match["word"]), Measure(degrees, f"°{match['unit']}")))
-
-
-def _month_or_year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "Oct. 23", "March 3–5, 2025": a day of the month; "Oct 2023", "Oct. '23": a month of a year."""
-    if match["year2"] is None:
-        return _month_day(match, reading, index)
-    month = reading.locale.months[match["month"].rstrip(".").capitalize()]
-    if match["year2"].isdigit():
-        return Date(match["year2"], month, None)
-    return Joined((Date(None, month, None), Year(match["year2"][1:], short=True)))
 
 
 _MONTHS = {name: number for number, name in enumerate(MONTHS, start=1)}
@@ -268,7 +226,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         list(YEAR_WORDS),
         pattern_rule(
             rf"(?P<word>[A-Za-z]+)\s+(?P<year>1[1-9]\d\d|20\d\d)(?!\s*%|[-–]\d|\s+(?:[A-Z][\w'’-]*\s+){{1,3}}(?:{WRITTEN_TYPES})\b)",
-            _year,
+            year_after_word,
         ),
     )  # "in 1998", but not "to 1600 Pennsylvania Ave": a house number
     add(
@@ -348,7 +306,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
             rf"|\s?[-–—]\s?(?P<month2>{months}|{typed})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?)?"  # "Nov 28 – Dec 1"
             rf"(?!:)(?:,?\s+(?P<year>\d{{4}}))?"
             rf"|(?P<year2>\d{{4}}|['’]\d\d\b))",  # "Oct. '23" too
-            _month_or_year,
+            named_month_or_year,
         ),
     )
     add(
@@ -356,7 +314,7 @@ def english_rules() -> dict[str, tuple[Rule, ...]]:
         pattern_rule(
             rf"(?i:the)\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{months}|{typed})\.?"
             rf"(?:,?\s+(?P<year>\d{{4}}))?",
-            _the_day_of,
+            day_of_named_month,
         ),
     )
     return {word: tuple(found) for word, found in rules.items()}

@@ -29,7 +29,8 @@ from .forms import (
     vulgar,
 )
 from .locales import Locale, locale_of
-from .tag_shapes import dated, month_day, shaped
+from .tag_date import dated, month_day
+from .tag_shapes import shaped
 
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
 

@@ -25,7 +25,7 @@ from .forms import (
     Year,
 )
 from .locales import Locale
-from .tag_shapes import month_day, season
+from .tag_date import month_day, season
 
 _HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
 _SLASHED = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})")

@@ -1,19 +1,15 @@
-"""What a token is by its shape alone: e-mail and web addresses, handles and hashtags,
-dates written in numbers, decades, durations, versions and IP addresses, multipliers and
-sizes, ratios, and the periods of a business year ("Q3", "FY2026"); what is typed as code or mathematics is
-``tag_math``'s. Each is one bounded pattern
+"""What a token is by its shape alone: e-mail and web addresses, handles and hashtags, lap times, versions and
+IP addresses, multipliers and sizes, ratios, and the periods of a business year ("Q3", "FY2026"); dates written in
+numbers are ``tag_date``'s, and what is typed as code or mathematics is ``tag_math``'s. Each is one bounded pattern
 matched on the whole token (``tag_token.classify`` asks for them in its order).
 """
 
 from __future__ import annotations
 
-import calendar
-import math
 import re
 
 from .forms import (
     Code,
-    Date,
     Decade,
     Dimensions,
     Dotted,
@@ -26,10 +22,8 @@ from .forms import (
     Period,
     Range,
     Said,
-    Time,
     Times,
     Word,
-    Year,
 )
 from .locales import Locale
 
@@ -53,17 +47,7 @@ _LOCALHOST = re.compile(r"localhost(?::\d{1,5})?(?:/[^\s]{0,300})?")  # "localho
 _HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
 _HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
 _HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
-_ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
-_ISO_MOMENT = re.compile(
-    r"(?P<y>\d{4})-(?P<m>\d\d)-(?P<d>\d\d)T(?P<hh>\d\d):(?P<mm>[0-5]\d)(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-]\d\d:?\d\d)?"
-)
-# "Mar-09-2031", as forms write it; not "Oct-22", which may be a month of 2022
-_NAMED_MONTH_DATE = re.compile(r"(?P<month>[A-Za-z]{3,9})\.?-(?P<d>\d{1,2})-(?P<y>\d{4})")
-_NUMERIC_DATE = re.compile(r"(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|(?<=/)\d{2})")
 _RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
-# "1980s", "1980's", "80s", "'90s", "’90's"; a year of two digits after an apostrophe ("'69", "class of '98").
-_DECADE = re.compile(r"(?P<century>1\d|20)?(?P<decade>\d0)['’]?s|['’](?P<short>\d0)['’]?s")
-_SHORT_YEAR = re.compile(r"['’](?P<year>\d\d)")
 _TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
 _DIMENSIONS = re.compile(r"\d{1,5}(?:\.\d{1,2})?(?:[x×]\d{1,5}(?:\.\d{1,2})?){1,2}")
 _IP = re.compile(r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?:/(?P<mask>\d{1,2}))?")
@@ -126,69 +110,6 @@ def timed(core: str) -> Duration | None:
         return None
     hours = int(match["h"]) if match["h"] else None
     return Duration(hours, int(match["m"]), int(match["s"]), match["f"])
-
-
-def dated(core: str, locale: Locale) -> Form | None:
-    """A date written in numbers ("2024-03-07", "15-01-2020", "31.12.1990", "1/5/26"), or a decade."""
-    if (match := _ISO_DATE.fullmatch(core)) is not None:
-        return _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
-    if (match := _ISO_MOMENT.fullmatch(core)) is not None:  # "2025-03-14T17:00Z", as systems write a moment
-        moment_day = _date(match["y"], int(match["m"]), int(match["d"]), day_first=locale.day_first)
-        hour, minute = int(match["hh"]), int(match["mm"])
-        if moment_day is None or hour > 23:
-            return None
-        at = (Said(locale.habits.at),) if locale.habits.at else ()
-        return Joined((moment_day, *at, Time(hour, minute, twenty_four=True)))
-    if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
-        first, second = int(match["a"]), int(match["b"])
-        # Dots are how Europe writes a date, day first ("03.04.2026" in Berlin is April 3rd), whatever the voice
-        month, day = (second, first) if locale.day_first or match["sep"] == "." else (first, second)
-        if month > 12:  # the written order says otherwise: "25/12/2026" can only be day first
-            month, day = day, month
-        year = match["y"] if len(match["y"]) == 4 else _century(match["y"]) + match["y"]
-        return _date(year, month, day, day_first=locale.day_first)
-    if (match := _NAMED_MONTH_DATE.fullmatch(core)) is not None and match["month"] in locale.months:
-        return _date(match["y"], locale.months[match["month"]], int(match["d"]), day_first=locale.day_first)
-    if (match := _DECADE.fullmatch(core)) is not None:
-        return Decade(match["decade"] or match["short"], match["century"])
-    if (match := _SHORT_YEAR.fullmatch(core)) is not None:
-        return Year(match["year"], short=True)
-    return None
-
-
-def season(low: str, high: str) -> Range | None:
-    """A span of years whose end keeps only its last two digits ("1998-99", "2023/24", "1939-45")."""
-    if len(low) != 4 or len(high) != 2 or not 1100 <= int(low) <= 2099:
-        return None
-    if int(high) > int(low[2:]) or (low[2:], high) == ("99", "00"):
-        return Range(Year(low), Year(high))
-    return None
-
-
-def _century(short_year: str) -> str:
-    """The century of a year written in two digits, as POSIX reads them: "03/12/87" is 1987, "1/5/26" 2026."""
-    return "19" if int(short_year) >= 69 else "20"
-
-
-_FRACTION_BOTTOMS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100})
-
-
-def month_day(first: str, second: str, locale: Locale, ambiguous: bool = False) -> Date | None:
-    """A month and a day written "6/30" (day first where the locale writes it so), or ``None``. ``ambiguous``:
-    a common fraction in its lowest terms ("1/2", "3/4", "7/10") stays one; "5/10" and "6/12" are dates, since
-    nobody writes a fraction so."""
-    a, b = int(first), int(second)
-    month, day = (b, a) if locale.day_first else (a, b)
-    if ambiguous and a < b and b in _FRACTION_BOTTOMS and math.gcd(a, b) == 1:
-        return None
-    return _date("", month, day, day_first=locale.day_first)
-
-
-def _date(year: str, month: int, day: int, day_first: bool = False) -> Date | None:
-    leap = 2024  # a year not written: February may have its 29th
-    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(int(year or leap) or 2000, month)[1]):
-        return None
-    return Date(year or None, month, day, day_first=day_first)
 
 
 _RESOLUTION = re.compile(r"(?P<lines>480|576|720|1080|1440|2160|4320)(?P<scan>[pi])|(?P<k>[2458])K")

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from .forms import (
     VULGAR,
-    Date,
     Dimensions,
     Duration,
     Form,
@@ -36,10 +35,10 @@ from .forms import (
 from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_clock import clock_rules
+from .tag_date import day_named_month, month_day
 from .tag_math import SUPERSCRIPTS, arithmetic
 from .tag_quantity import quantity, read_number
 from .tag_range import named_range, ranged
-from .tag_shapes import month_day
 from .tag_telephone import PHONE, spaced_phone
 from .tag_token import classify
 from .words_english import AMOUNT_NOUNS, COMPASS, CUP, DETERMINERS
@@ -194,27 +193,6 @@ def _spaced_dimensions(match: re.Match[str], reading: Reading, index: int) -> Fo
     return Dimensions(tuple(sides), unit, before_noun=unit is not None and _describes(match, reading, index))
 
 
-def _day_month(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "14 February 2026", "1st March 1985", "the 3rd of March", "12 Jan 2026"."""
-    written = match["month"].rstrip(".")
-    month = reading.locale.months.get(written) or reading.locale.months.get(written.capitalize())
-    day = int(match["day"])
-    if month is None or not 1 <= day <= 31:
-        return None
-    if match.groupdict().get("to"):  # "12–16 Jan": the twelfth to the sixteenth of January
-        last = int(match["to"])
-        if not day < last <= 31:
-            return None
-        if reading.core(index - 1).lower() in _NUMBERED_NOUNS:
-            return None  # "ages 12-16 May apply", "room 12-16 Jun": numbers of what the word names
-        first: Form = Date(None, None, day)
-        article = reading.locale.habits.day_article
-        if article and reading.core(index - 1).lower() != article:
-            first = Joined((Said(article), first))
-        return Range(first, Date(match["year"], month, last, day_first=True))
-    return Date(match["year"], month, day, day_first=True)
-
-
 def _period_year(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "Q4 2025", "H1 2026", "1Q 2026", "FY 2026": a period, then its year."""
     written = match["period"]
@@ -309,7 +287,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...], own: tuple[Rule, ...]
         ),
         pattern_rule(  # "5-Jan-2024", as forms and exports write it
             rf"(?P<day>\d{{1,2}})-(?P<month>{months})-(?P<year>\d{{4}})\b",
-            _day_month,
+            day_named_month,
             flags=cased,
         ),
         pattern_rule(
@@ -317,7 +295,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...], own: tuple[Rule, ...]
             rf"(?:[-–](?P<to>\d{{1,2}})(?:st|nd|rd|th|er|e|\.?º|°|\.?ª|\.er)?)?"  # "12–16 Jan": a range of days
             rf"{GAP}(?:(?:of|de|di){GAP})?(?P<month>{months})\.?"
             rf"(?:,?{GAP}(?P<year>\d{{4}}))?",
-            _day_month,
+            day_named_month,
             flags=cased,
         ),
         PERIOD_YEAR,
@@ -335,17 +313,14 @@ def english_spans() -> tuple[Rule, ...]:
         pattern_rule(_ROOMS, _rooms, flags=re.IGNORECASE),  # "3 bd/2 ba", "2BR/1BA"
         pattern_rule(_DAY_BEFORE_TIME, _day_before_time),
         # "21 may 2013": "may" in lower case is a verb, but not between a day and a year
-        pattern_rule(rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?{GAP}(?P<month>may){GAP}(?P<year>\d{{4}})\b", _day_month),
+        pattern_rule(
+            rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?{GAP}(?P<month>may){GAP}(?P<year>\d{{4}})\b", day_named_month
+        ),
         # "½ c. sugar", "2 c. flour": a recipe's cup, in lower case and before what is measured ("30 C." stays)
         pattern_rule(rf"(?P<n>\d{{1,3}}(?:\.\d{{1,2}})?|[{''.join(VULGAR)}]){GAP}c\.(?={GAP}[a-z])", _cups),
     )
 
 
-# Words whose numbers a day range's shape may take: "ages 12-16", "room 12-16", "pages 12-16".
-_NUMBERED_NOUNS = frozenset(
-    "age ages aged room rooms page pages grade grades size sizes level levels row rows seat seats chapter chapters"
-    " step steps item items kids children".split()
-)
 # "4/28 at 10 a.m.", "6/3 @ 3:30": a month and a day before the time of that day, whatever comes before them.
 _DAY_BEFORE_TIME = (
     rf"(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?=,?{GAP}(?:at|@){GAP}\d{{1,2}}(?::[0-5]\d|(?:{GAP})?(?i:[ap]\.?m)\b))"

@@ -38,6 +38,7 @@ from .forms import (
     separated,
 )
 from .locales import Locale
+from .tag_date import dated, season
 from .tag_keypad import keypad
 from .tag_math import (
     SUPERSCRIPTS,
@@ -52,16 +53,7 @@ from .tag_math import (
 )
 from .tag_quantity import patterns, quantity, read_amount, read_number
 from .tag_range import named_range, ranged
-from .tag_shapes import (
-    dated,
-    digit_plural,
-    electronic,
-    meeting,
-    resolution,
-    season,
-    shaped,
-    timed,
-)
+from .tag_shapes import digit_plural, electronic, meeting, resolution, shaped, timed
 from .tag_telephone import telephone
 from .tokens import is_word, sayable
 

@@ -1,12 +1,16 @@
-"""Times written across tokens: "3 p.m.", "9:30 am EST", "7:30 am - 9:45 pm", "10:00PST", "0900 hours"."""
+"""Times of day: every shape a time is written in, as one token ("3:30pm", "14:30", "18h30"), across tokens
+("3 p.m.", "9:30 am EST", "7:30 am - 9:45 pm", "10:00PST", "0900 hours"), after a cue ("at 15.30"), and as a
+range of hours ("9.00–17.30", "8a–8p"). The rules' order is their registries' (``tag_spans``, ``tag_cues_time``,
+``tag_cues_romance``)."""
 
 from __future__ import annotations
 
 import re
 
-from .forms import Form, Joined, Number, Range, Said, Time
+from .forms import Duration, Form, Joined, Number, Range, Said, Time, Word
+from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
-from .tag_token import classify
+from .tag_date import cue_word
 
 # A time zone after a time: "EST", "UTC", and dotted ("c.s.t.", as some type it); an hour's meridiem.
 _ZONE = r"(?-i:[A-Z]{1,3}T|UTC|GMT)|[a-zA-Z]\.[a-zA-Z]\.[tT]\.?"
@@ -42,7 +46,7 @@ def _clock_time(clock: str, ampm: str, zone: str | None = None) -> Time | None:
 
 
 def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    form = classify(match["clock"], reading.locale)
+    form = clock_of(match["clock"], reading.locale)
     if not isinstance(form, Time) or form.meridiem is None:
         return None
     return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
@@ -50,7 +54,7 @@ def _zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
 
 def _glued_zone(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     """ "10:00PST", "9:30GMT": a clock with its zone typed against it."""
-    form = classify(match["clock"], reading.locale)
+    form = clock_of(match["clock"], reading.locale)
     if not isinstance(form, Time):
         return None
     return Time(form.hour, form.minute, form.second, form.meridiem, match["zone"])
@@ -124,3 +128,91 @@ def clock_rules() -> tuple[Rule, ...]:
             _hours_written,
         ),
     )
+
+
+_CLOCK_TOKEN = re.compile(
+    r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?"
+    r"|(?P<h2>\d{1,2})(?:\.(?P<m2>[0-5]\d))?(?P<ampm2>[ap]\.?m\.?)",
+    re.IGNORECASE,
+)
+
+
+_HOUR_LETTER = re.compile(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)?")  # "18h30", "14h": French and Brazilian hours
+
+
+def clock_of(core: str, locale: Locale) -> Time | None:
+    """A time written as one token: "3:30pm", "14:30", "9.30am", and where the language writes it, "18h30"."""
+    if (match := _CLOCK_TOKEN.fullmatch(core)) is not None:
+        return _clock(match)
+    if locale.habits.hour_letter and (match := _HOUR_LETTER.fullmatch(core)) is not None and int(match["h"]) <= 24:
+        return Time(int(match["h"]), int(match["m"]) if match["m"] else None)
+    return None
+
+
+def _clock(match: re.Match[str]) -> Time | None:
+    hour = int(match["h"] or match["h2"])
+    minute = int(match["m"] or match["m2"]) if match["m"] or match["m2"] else None
+    ampm = (match["ampm"] or match["ampm2"] or "")[:1].lower()
+    if hour > 24 or (ampm and not 1 <= hour <= 12):
+        return None
+    second = int(match["s"]) if match["s"] else None
+    written_hour = match["h"] or match["h2"]
+    twenty_four = not ampm and (hour > 12 or hour == 0 or written_hour.startswith("0"))
+    return Time(hour, minute, second, ampm + "m" if ampm else None, twenty_four=twenty_four)
+
+
+DOTTED_TIME = r"(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)"
+
+
+def _time(hour: str, minute: str) -> Time:
+    value = int(hour)
+    return Time(value, int(minute), twenty_four=value > 12 or value == 0 or hour.startswith("0"))
+
+
+def dotted_time(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    said = _time(match["h"], match["m"])
+    if match["h2"] is None:
+        return Joined((cue_word(match, "h", reading.locale), said))
+    until = _time(match["h2"], match["m2"])
+    if match["join"].isalpha():  # "from 9.00 to 17.30": the word between kept as written
+        return Joined((cue_word(match, "h", reading.locale), said, Word(match["join"]), until))
+    return Joined((cue_word(match, "h", reading.locale), Range(said, until)))
+
+
+_HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
+
+
+def time_range(low: str, high: str, locale: Locale) -> Form | None:
+    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p", "8:30a–5p" (as a chat writes them): a range of
+    times."""
+    first, second = _HOURS.fullmatch(low), _HOURS.fullmatch(high)
+    if first is None or second is None or bool(first["ap"]) != bool(second["ap"]):
+        return None
+    if first["ap"]:
+        if not locale.habits.meridiem_ranges or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
+            return None
+        low_time, high_time = (
+            Time(int(side["h"]), int(side["cm"] or 0), meridiem=f"{side['ap']}m") for side in (first, second)
+        )
+        return Range(low_time, high_time)
+    hours = int(first["h"]), int(second["h"])
+    if not locale.habits.dotted_times or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
+        return None  # "1.50-2.75": two amounts
+    low_time, high_time = (Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second))
+    return Range(low_time, high_time)
+
+
+def hours_glued(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    """ "às 18h30", "a las 7h45": a time after the words a time follows; elsewhere how long ("dura 2h15")."""
+    hour, minute = int(match["h"]), int(match["m"])
+    before = " ".join(reading.core(i).lower() for i in (index - 2, index - 1) if i >= 0)
+    if re.search(rf"(?:^|\s)(?:{reading.locale.habits.dotted_time_cues})$", before) and hour <= 23:
+        return Time(hour, minute)
+    return Duration(hour, minute, 0)
+
+
+def spaced_hour_letter(match: re.Match[str], reading: Reading, index: int) -> Form | None:
+    hour = int(match["h"])
+    if hour > 24:  # "sous 48 h": how long
+        return Joined((Number(match["h"]), Said("heures"))) if not match["m"] else None
+    return Time(hour, int(match["m"]) if match["m"] else None)

@@ -16,10 +16,8 @@ from . import words_romance_cues as romance_cues
 from .forms import (
     Code,
     Dotted,
-    Duration,
     Form,
     Joined,
-    Number,
     Ordinal,
     Period,
     Range,
@@ -32,6 +30,7 @@ from .forms import (
 from .locales import ROMANCE, Locale
 from .span_rule import Build, Reading, Rule, pattern_rule
 from .spoken_romance import count_before_noun
+from .tag_clock import hours_glued, spaced_hour_letter
 from .words_gender import feminine
 
 _NUMERAL = rf"[IVXLC]{{1,{roman.MAX_LETTERS}}}"
@@ -132,23 +131,6 @@ def _postcode(match: re.Match[str], reading: Reading, index: int) -> Form | None
 
 def _said(said: str) -> Build:
     return lambda match, reading, index: Said(said)
-
-
-def _hours_glued(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "às 18h30", "a las 7h45": a time after the words a time follows; elsewhere how long ("dura 2h15")."""
-    hour, minute = int(match["h"]), int(match["m"])
-    lang = ROMANCE[reading.locale.language]
-    before = " ".join(reading.core(i).lower() for i in (index - 2, index - 1) if i >= 0)
-    if re.search(rf"(?:^|\s)(?:{romance_cues.DOTTED_TIME_CUES[lang]})$", before) and hour <= 23:
-        return Time(hour, minute)
-    return Duration(hour, minute, 0)
-
-
-def _french_clock(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    hour = int(match["h"])
-    if hour > 24:  # "sous 48 h": how long
-        return Joined((Number(match["h"]), Said("heures"))) if not match["m"] else None
-    return Time(hour, int(match["m"]) if match["m"] else None)
 
 
 def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Rule, ...], tuple[Rule, ...]]:
@@ -256,9 +238,9 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
     if lang in ("fr", "es", "it"):  # "75002 Paris", "28013 Madrid": a postcode before its town, digit by digit
         numeric.append(pattern_rule(r"(?P<code>\d{5})(?=\s+[A-ZÉ][a-zé]+)", _postcode))
     if lang != "fr":  # "18h30", "2h15": Portuguese, Spanish and Italian write it so too
-        numeric.append(pattern_rule(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)", _hours_glued))
+        numeric.append(pattern_rule(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)", hours_glued))
     if lang == "fr":
-        numeric.append(pattern_rule(r"(?P<h>\d{1,2})\s?h(?:\s?(?P<m>[0-5]\d))?", _french_clock))
+        numeric.append(pattern_rule(r"(?P<h>\d{1,2})\s?h(?:\s?(?P<m>[0-5]\d))?", spaced_hour_letter))
         add(
             [f"t{n}" for n in range(1, 5)],
             pattern_rule(

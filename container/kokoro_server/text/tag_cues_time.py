@@ -12,30 +12,15 @@ from __future__ import annotations
 
 import re
 
-from .forms import Duration, Form, Joined, Range, Time, Word
+from .forms import Duration, Form, Joined
 from .locales import Locale
 from .span_rule import Reading, Rule, pattern_rule
+from .tag_clock import DOTTED_TIME, dotted_time
 from .tag_date import cue_word, cued_month_day
 
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
 _MONTH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?: ?[-–] ?(?P<a2>\d{1,2})/(?P<b2>\d{1,2}))?(?![/\d])"
-_DOTTED_TIME = r"(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)"
 _NOT_A_PRICE = r"(?!\d|[.,]\d|\s?(?:%|€|\$|£|[kK]?[gmlL]\b|(?i:[ap]\.?m)))"  # nor a time the meridiem reads
-
-
-def _time(hour: str, minute: str) -> Time:
-    value = int(hour)
-    return Time(value, int(minute), twenty_four=value > 12 or value == 0 or hour.startswith("0"))
-
-
-def _dotted_time(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    said = _time(match["h"], match["m"])
-    if match["h2"] is None:
-        return Joined((cue_word(match, "h", reading.locale), said))
-    until = _time(match["h2"], match["m2"])
-    if match["join"].isalpha():  # "from 9.00 to 17.30": the word between kept as written
-        return Joined((cue_word(match, "h", reading.locale), said, Word(match["join"]), until))
-    return Joined((cue_word(match, "h", reading.locale), Range(said, until)))
 
 
 def _duration(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -66,10 +51,10 @@ def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
         if habits.date_after_verb:
             add(cues, pattern_rule(rf"(?i:{cues})\.?{_GAP}(?:is|was|will be){_GAP}{_MONTH_DAY}", cued_month_day(True)))
     time_range = rf"(?:{_GAP}(?P<join>{joins}){_GAP}(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d))?"
-    add(dotted, pattern_rule(rf"(?i:{dotted}){_GAP}{_DOTTED_TIME}{time_range}{_NOT_A_PRICE}", _dotted_time))
+    add(dotted, pattern_rule(rf"(?i:{dotted}){_GAP}{DOTTED_TIME}{time_range}{_NOT_A_PRICE}", dotted_time))
     if ranged:  # "de 9.00 a 14.00": a time only where another follows
         both = time_range.removesuffix("?")
-        add(ranged, pattern_rule(rf"(?i:{ranged}){_GAP}{_DOTTED_TIME}{both}{_NOT_A_PRICE}", _dotted_time))
+        add(ranged, pattern_rule(rf"(?i:{ranged}){_GAP}{DOTTED_TIME}{both}{_NOT_A_PRICE}", dotted_time))
     if durations:
         qualifiers = rf"(?:{_GAP}(?:just|only|about|around|roughly|nearly|almost|exactly|under|over))?"
         add(

@@ -29,20 +29,11 @@ from .forms import (
     vulgar,
 )
 from .locales import Locale, locale_of
+from .tag_clock import clock_of
 from .tag_date import dated, month_day
 from .tag_shapes import shaped
 
 QUALIFIERS = ("<=", ">=", "~", "≈", "<", ">", "≤", "≥", "±")
-
-
-_CLOCK = re.compile(
-    r"(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?P<ampm>[ap]\.?m\.?)?"
-    r"|(?P<h2>\d{1,2})(?:\.(?P<m2>[0-5]\d))?(?P<ampm2>[ap]\.?m\.?)",
-    re.IGNORECASE,
-)
-
-
-_FRENCH_CLOCK = re.compile(r"(?P<h>\d{1,2})h(?P<m>[0-5]\d)?")
 
 
 # "08/29", "12/05": nobody pads a fraction's or a score's numbers with a zero, so these are a month and a day.
@@ -133,10 +124,8 @@ def read_amount(core: str, locale: Locale, after: str = "") -> Form | None:
         return split
     if (fraction := _fraction(core)) is not None:
         return replace(fraction, part=True) if after.lower() == "of" else fraction  # "1/10 of the seats"
-    if (match := _CLOCK.fullmatch(core)) is not None:
-        return _clock(match)
-    if locale.habits.hour_letter and (match := _FRENCH_CLOCK.fullmatch(core)) is not None and int(match["h"]) <= 24:
-        return Time(int(match["h"]), int(match["m"]) if match["m"] else None)  # "18h30", "14h"
+    if (time := clock_of(core, locale)) is not None:
+        return time  # "3:30pm", "18h30"
     if (match := written["plus"].fullmatch(core)) is not None:
         return Signed("+", read_number(match["n"], locale) or Number(match["n"]))
     if core.endswith("+") and (match := written["money"].fullmatch(core[:-1])) is not None:
@@ -253,15 +242,3 @@ def _split(core: str) -> Form | None:
     if first + second != 100 or first % 5 or second % 5 or first < second:
         return None  # "40/60 on the quiz": a score; a split writes its larger part first
     return Joined((Number(match["a"]), Number(match["b"])))
-
-
-def _clock(match: re.Match[str]) -> Time | None:
-    hour = int(match["h"] or match["h2"])
-    minute = int(match["m"] or match["m2"]) if match["m"] or match["m2"] else None
-    ampm = (match["ampm"] or match["ampm2"] or "")[:1].lower()
-    if hour > 24 or (ampm and not 1 <= hour <= 12):
-        return None
-    second = int(match["s"]) if match["s"] else None
-    written_hour = match["h"] or match["h2"]
-    twenty_four = not ampm and (hour > 12 or hour == 0 or written_hour.startswith("0"))
-    return Time(hour, minute, second, ampm + "m" if ampm else None, twenty_four=twenty_four)

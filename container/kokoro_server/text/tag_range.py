@@ -25,9 +25,9 @@ from .forms import (
     Year,
 )
 from .locales import Locale
+from .tag_clock import time_range
 from .tag_date import month_day, season
 
-_HOURS = re.compile(r"(?P<h>[01]?\d|2[0-3])(?:(?P<dot>\.)(?P<m>[0-5]\d)|(?::(?P<cm>[0-5]\d))?(?P<ap>[ap]))")
 _SLASHED = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})")
 _DOTTED_LOW = re.compile(r"(?P<h>1[0-2]|0?[1-9])\.(?P<m>[0-5]\d)")  # a time's low side written with a dot
 
@@ -50,7 +50,7 @@ def named_range(low: str, high: str, locale: Locale) -> Form | None:
     sizes = locale.habits.sizes
     if low in sizes and high in sizes:
         return Range(Said(sizes[low]), Said(sizes[high]))  # "XS–XL": extra small to extra large
-    return _time_range(low, high, locale) or _date_range(low, high, locale)
+    return time_range(low, high, locale) or _date_range(low, high, locale)
 
 
 def _date_range(low: str, high: str, locale: Locale) -> Form | None:
@@ -64,26 +64,6 @@ def _date_range(low: str, high: str, locale: Locale) -> Form | None:
     if all(month_day(side["a"], side["b"], locale, ambiguous=True) is None for side in (first, second)):
         return None
     return Range(start, end)
-
-
-def _time_range(low: str, high: str, locale: Locale) -> Form | None:
-    """ "9.00–17.30" (as Britain and Italy write hours), "8a–8p", "8:30a–5p" (as a chat writes them): a range of
-    times."""
-    first, second = _HOURS.fullmatch(low), _HOURS.fullmatch(high)
-    if first is None or second is None or bool(first["ap"]) != bool(second["ap"]):
-        return None
-    if first["ap"]:
-        if not locale.habits.meridiem_ranges or not 1 <= int(first["h"]) <= 12 or not 1 <= int(second["h"]) <= 12:
-            return None
-        low_time, high_time = (
-            Time(int(side["h"]), int(side["cm"] or 0), meridiem=f"{side['ap']}m") for side in (first, second)
-        )
-        return Range(low_time, high_time)
-    hours = int(first["h"]), int(second["h"])
-    if not locale.habits.dotted_times or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
-        return None  # "1.50-2.75": two amounts
-    low_time, high_time = (Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second))
-    return Range(low_time, high_time)
 
 
 _GROUPED = re.compile(r"\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+")

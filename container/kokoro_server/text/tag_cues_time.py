@@ -10,24 +10,15 @@ starts at its cue, as every cue rule does, and keeps the cue as written. What a 
 
 from __future__ import annotations
 
-import re
-
-from .forms import Duration, Form, Joined
 from .locales import Locale
-from .span_rule import Reading, Rule, pattern_rule
+from .span_rule import Rule, pattern_rule
 from .tag_clock import DOTTED_TIME, dotted_time
-from .tag_date import cue_word, cued_month_day
+from .tag_date import cued_month_day
+from .tag_duration import cued_duration
 
 _GAP = r"[ \t\u00a0\u202f]{1,3}"
 _MONTH_DAY = r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?: ?[-–] ?(?P<a2>\d{1,2})/(?P<b2>\d{1,2}))?(?![/\d])"
 _NOT_A_PRICE = r"(?!\d|[.,]\d|\s?(?:%|€|\$|£|[kK]?[gmlL]\b|(?i:[ap]\.?m)))"  # nor a time the meridiem reads
-
-
-def _duration(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    first, second, third = int(match["a"]), int(match["b"]), match["c"]
-    if third is None:
-        return Joined((cue_word(match, "a", reading.locale), Duration(None, first, second, match["f"])))
-    return Joined((cue_word(match, "a", reading.locale), Duration(first, second, int(third), match["f"])))
 
 
 def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
@@ -62,7 +53,7 @@ def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
             pattern_rule(
                 rf"(?i:{durations}){qualifiers}{_GAP}(?P<a>\d{{1,2}}):(?P<b>[0-5]\d)(?::(?P<c>[0-5]\d))?"
                 rf"(?:\.(?P<f>\d{{1,3}}))?(?!\s{{0,3}}(?i:[ap]\.?m))",
-                _duration,
+                cued_duration,
             ),
         )
     return {cue: tuple(found) for cue, found in rules.items()}

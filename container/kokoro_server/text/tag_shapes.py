@@ -1,4 +1,4 @@
-"""What a token is by its shape alone: e-mail and web addresses, handles and hashtags, lap times, versions and
+"""What a token is by its shape alone: e-mail and web addresses, handles and hashtags, versions and
 IP addresses, multipliers and sizes, ratios, and the periods of a business year ("Q3", "FY2026"); dates written in
 numbers are ``tag_date``'s, and what is typed as code or mathematics is ``tag_math``'s. Each is one bounded pattern
 matched on the whole token (``tag_token.classify`` asks for them in its order).
@@ -13,7 +13,6 @@ from .forms import (
     Decade,
     Dimensions,
     Dotted,
-    Duration,
     Electronic,
     Form,
     Joined,
@@ -98,18 +97,6 @@ def _lower(labels: list[str]) -> bool:
 
 def _numbers(labels: list[str]) -> bool:
     return all(label.isdigit() for label in labels[:-1])
-
-
-_TIMED = re.compile(r"(?:(?P<h>\d{1,2}):)?(?P<m>[0-5]?\d):(?P<s>[0-5]\d)\.(?P<f>\d{1,3})")
-
-
-def timed(core: str) -> Duration | None:
-    """ "1:29.708", "2:03:45.2": a clock's shape with parts of a second is how long (a lap, a race), never a time of
-    day."""
-    if (match := _TIMED.fullmatch(core)) is None:
-        return None
-    hours = int(match["h"]) if match["h"] else None
-    return Duration(hours, int(match["m"]), int(match["s"]), match["f"])
 
 
 _RESOLUTION = re.compile(r"(?P<lines>480|576|720|1080|1440|2160|4320)(?P<scan>[pi])|(?P<k>[2458])K")

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from .forms import (
     VULGAR,
     Dimensions,
-    Duration,
     Form,
     Fraction,
     Joined,
@@ -36,6 +35,7 @@ from .locales import Locale
 from .span_rule import GAP, Reading, Rule, pattern_rule
 from .tag_clock import clock_rules
 from .tag_date import day_named_month, month_day
+from .tag_duration import hours_minutes
 from .tag_math import SUPERSCRIPTS, arithmetic
 from .tag_quantity import quantity, read_number
 from .tag_range import named_range, ranged
@@ -129,13 +129,6 @@ def _measured(amount: Form | None, unit: str, per: str | None, modifier: bool) -
     else:
         return None
     return Per(measured, per) if per else measured
-
-
-def _hours_minutes(match: re.Match[str], reading: Reading, index: int) -> Form | None:
-    """ "2h 45m", "1 hr 20 min", "2m 30s": how long, in hours and minutes or minutes and seconds."""
-    if match["h"] is None:
-        return Duration(None, int(match["mm"]), int(match["s"]))
-    return Duration(int(match["h"]), int(match["m"]), 0)
 
 
 def _mixed_fraction(match: re.Match[str], reading: Reading, index: int) -> Form | None:
@@ -258,7 +251,7 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...], own: tuple[Rule, ...]
         pattern_rule(
             rf"(?:(?P<h>\d{{1,2}})(?:{GAP})?(?:h|hr|hrs|hours?)\.?(?:{GAP})?(?P<m>[0-5]?\d)(?:{GAP})?(?:m|min|mins|minutes?)\b\.?"
             rf"|(?P<mm>\d{{1,3}})(?:{GAP})?(?:m|min|mins)\.?{GAP}(?P<s>[0-5]?\d)(?:{GAP})?(?:s|sec|secs)\b\.?)",
-            _hours_minutes,
+            hours_minutes,
         ),
         # "3 x 250ml", "2 x 500 g", "3x4 ft2": a count or a size, then the unit of its last side
         pattern_rule(rf"{side}(?:{GAP})?[x×](?:{GAP})?{side}(?:{GAP})?(?:{units})\b\.?", _spaced_dimensions),

@@ -39,6 +39,7 @@ from .forms import (
 )
 from .locales import Locale
 from .tag_date import dated, season
+from .tag_duration import elapsed, timed
 from .tag_keypad import keypad
 from .tag_math import (
     SUPERSCRIPTS,
@@ -53,7 +54,7 @@ from .tag_math import (
 )
 from .tag_quantity import patterns, quantity, read_amount, read_number
 from .tag_range import named_range, ranged
-from .tag_shapes import digit_plural, electronic, meeting, resolution, shaped, timed
+from .tag_shapes import digit_plural, electronic, meeting, resolution, shaped
 from .tag_telephone import telephone
 from .tokens import is_word, sayable
 
@@ -89,7 +90,7 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
         form = form or meeting(core, before, after, habits.one_to_one)
     form = form or read_amount(core, locale, after) or electronic(core) or telephone(core) or dated(core, locale)
     form = form or timed(core)
-    if isinstance(form, Time) and habits.elapsed_clock and _elapsed(core, form, before, after):
+    if isinstance(form, Time) and habits.elapsed_clock and elapsed(core, form, before, after):
         form = Duration(form.hour, form.minute or 0, form.second or 0)
     if form is None:
         form = _range(core, locale) or _compound(core, locale)
@@ -148,20 +149,6 @@ def _between_terms(before: str, after: str) -> bool:
     one of them a variable; between two numbers or words it is a dash ("1990 − 2000")."""
     sides = (before, after)
     return all(_TERM.fullmatch(side) for side in sides) and any(_VARIABLE.fullmatch(side) for side in sides)
-
-
-# Words before a clock's time: after them, "9:15:30" is when ("at 9:15:30"), not how long.
-_CLOCK_CUES = frozenset(
-    "at from until till til by before after since around about between and to or starts ends opens closes".split()
-)
-
-
-def _elapsed(core: str, time: Time, before: str, after: str) -> bool:
-    """ "The album is 2:45:10 long", "finished in 1:02:33": hours of one digit, minutes and seconds, no meridiem
-    and no clock's cue before it, are how long. A clock with its seconds is written "09:15:30" or "14:30:00"."""
-    if time.second is None or time.meridiem is not None or core[1] != ":":
-        return False
-    return before.lower() not in _CLOCK_CUES and re.match(r"(?i)[ap]\.?m\b|[A-Z]{2,4}T\b|UTC|GMT", after) is None
 
 
 def _word(core: str, locale: Locale) -> Form | None:

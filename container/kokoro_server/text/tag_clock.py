@@ -214,5 +214,5 @@ def hours_glued(match: re.Match[str], reading: Reading, index: int) -> Form | No
 def spaced_hour_letter(match: re.Match[str], reading: Reading, index: int) -> Form | None:
     hour = int(match["h"])
     if hour > 24:  # "sous 48 h": how long
-        return Joined((Number(match["h"]), Said("heures"))) if not match["m"] else None
+        return Duration(hour, 0, 0) if not match["m"] else None
     return Time(hour, int(match["m"]) if match["m"] else None)

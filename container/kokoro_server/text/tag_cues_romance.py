@@ -23,7 +23,6 @@ from .forms import (
     Range,
     Roman,
     Said,
-    Telephone,
     Time,
     Word,
 )
@@ -31,6 +30,7 @@ from .locales import ROMANCE, Locale
 from .span_rule import Build, Reading, Rule, pattern_rule
 from .spoken_romance import count_before_noun
 from .tag_clock import hours_glued, spaced_hour_letter
+from .tag_telephone import NATIONAL_PHONES
 from .words_gender import feminine
 
 _NUMERAL = rf"[IVXLC]{{1,{roman.MAX_LETTERS}}}"
@@ -220,21 +220,7 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Period("Q", int(m["n"]), m["year"] or (f"20{m['short']}" if m["short"] else None)),
         ),
     ]
-    if lang == "pt_BR":  # "(11) 3456-7890", "98765-4321": a Brazilian number, its area code in brackets
-        numeric.append(
-            pattern_rule(
-                r"(?:\((?P<area>\d{2})\)\s?(?P<a>9?\d{4})|(?P<a2>9\d{4}))-(?P<b>\d{4})",  # not "2020-2024"
-                lambda m, r, i: Telephone(tuple(group for group in (m["area"], m["a"] or m["a2"], m["b"]) if group)),
-                opens="(",
-            )
-        )
-    if lang == "es":  # "900 123 456", "612 34 56 78": a Spanish telephone number, nine digits in groups
-        numeric.append(
-            pattern_rule(
-                r"(?P<number>[6789]\d{2}(?: \d{3} \d{3}| \d{2} \d{2} \d{2}))",
-                lambda m, r, i: Telephone(tuple(m["number"].split())),
-            )
-        )
+    numeric.extend(NATIONAL_PHONES.get(lang, ()))
     if lang in ("fr", "es", "it"):  # "75002 Paris", "28013 Madrid": a postcode before its town, digit by digit
         numeric.append(pattern_rule(r"(?P<code>\d{5})(?=\s+[A-ZÉ][a-zé]+)", _postcode))
     if lang != "fr":  # "18h30", "2h15": Portuguese, Spanish and Italian write it so too

@@ -1,7 +1,8 @@
 """Telephone numbers, one home for the class: a token read whole ("1-800-555-0199", "(555)123-4567",
 "+44-20-7946-0958", a vanity number "1-800-FLOWERS") and a number written in groups apart ("(415) 555-0134",
-"+44 20 7946 0958", with its extension). ``tag_token.classify`` asks for the first; ``tag_spans`` holds the rule
-that reads the second at a number.
+"+44 20 7946 0958", with its extension), and the shapes only one country writes ("(11) 3456-7890" in Brazil,
+"612 34 56 78" in Spain). ``tag_token.classify`` asks for the first; ``tag_spans`` holds the rule that reads the
+second at a number, and ``tag_cues_romance`` the national ones of its languages.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .forms import Form, Joined, Telephone, Word
-from .span_rule import Reading
+from .span_rule import Reading, Rule, pattern_rule
 
 _PHONE = re.compile(
     r"(?P<plus>\+)?(?:(?P<country>\d{1,3})[-.]|(?P<country2>\d{1,3})(?=\())?(?:\((?P<area1>\d{3})\)|(?P<area2>\d{3}))[-.]?"
@@ -51,3 +52,23 @@ def spaced_phone(match: re.Match[str], reading: Reading, index: int) -> Form | N
     if sum(map(len, groups)) < 7:
         return None
     return Telephone(groups, plus=match["number"].startswith("+"), extension=match["ext"])
+
+
+# By num2words' language code: the telephone numbers only that country writes so.
+NATIONAL_PHONES: dict[str, tuple[Rule, ...]] = {
+    # "(11) 3456-7890", "98765-4321": a Brazilian number, its area code in brackets; not "2020-2024"
+    "pt_BR": (
+        pattern_rule(
+            r"(?:\((?P<area>\d{2})\)\s?(?P<a>9?\d{4})|(?P<a2>9\d{4}))-(?P<b>\d{4})",
+            lambda m, r, i: Telephone(tuple(group for group in (m["area"], m["a"] or m["a2"], m["b"]) if group)),
+            opens="(",
+        ),
+    ),
+    # "900 123 456", "612 34 56 78": a Spanish telephone number, nine digits in groups
+    "es": (
+        pattern_rule(
+            r"(?P<number>[6789]\d{2}(?: \d{3} \d{3}| \d{2} \d{2} \d{2}))",
+            lambda m, r, i: Telephone(tuple(m["number"].split())),
+        ),
+    ),
+}

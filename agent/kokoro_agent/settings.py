@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from kokoro_core.env_settings import settings_from_environment
-from kokoro_core.protocol import ProtocolError, validate_client_message
+from kokoro_core.errors import ProtocolError
+from kokoro_core.protocol import validate_client_message
 
 ENV_PREFIX = "KOKORO_AGENT_"
 DEFAULT_SYSTEM_PROMPT = (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from kokoro_core.capacity_profile import Batching
 
 if TYPE_CHECKING:
-    from kokoro_core.protocol import Ready
+    from kokoro_core.server_messages import Ready
 
     from .sessions import SpeechTarget
 

@@ -60,7 +60,7 @@ def say(
     """Speak TEXT through a server or an endpoint; print time to first audio and total; write the audio."""
     import asyncio
 
-    from kokoro_core.protocol import ProtocolError
+    from kokoro_core.errors import ProtocolError
 
     from .say import speak, write_audio
     from .speaker import Speaker

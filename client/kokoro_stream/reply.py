@@ -9,9 +9,10 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from kokoro_core.audio_format import AudioFormat
+from kokoro_core.errors import ProtocolError
 from kokoro_core.markdown import spoken_sentence
-from kokoro_core.protocol import Bookmark, Phoneme, ProtocolError, Word
 from kokoro_core.segmenter import join_words
+from kokoro_core.server_messages import Bookmark, Phoneme, Word
 from kokoro_core.speakable import has_speech
 from kokoro_core.speech_text import SpeechText
 from kokoro_core.ssml import SsmlError, parse_ssml, written_text

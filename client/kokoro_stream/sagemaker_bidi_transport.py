@@ -39,7 +39,8 @@ from awscrt import io as crt_io
 from smithy_core.exceptions import CallError
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
-from kokoro_core.protocol import ClientMessage, Close, Ready
+from kokoro_core.protocol import ClientMessage, Close
+from kokoro_core.server_messages import Ready
 
 from .transport import Audio, Event, SpeechError, TransportClosed, control, ready_message
 

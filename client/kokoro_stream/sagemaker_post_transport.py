@@ -19,25 +19,16 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from kokoro_core.audio_format import DEFAULT_RATES, FORMATS, AudioFormat
-from kokoro_core.protocol import (
-    Append,
+from kokoro_core.protocol import Append, Cancel, ClientMessage, Close, Configure, End, Flush, Open, Speak, SpeakRequest
+from kokoro_core.server_messages import (
     Bookmark,
-    Cancel,
     ChunkLine,
-    ClientMessage,
-    Close,
-    Configure,
     Configured,
     Done,
-    End,
     Error,
-    Flush,
     Marks,
-    Open,
     Phonemes,
     Ready,
-    Speak,
-    SpeakRequest,
     Start,
     UnexpectedMessage,
     parse_ndjson_line,

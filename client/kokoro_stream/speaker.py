@@ -32,26 +32,18 @@ from dataclasses import replace
 from typing import Literal
 
 from kokoro_core.audio_format import AudioFormat
-from kokoro_core.protocol import (
-    Append,
+from kokoro_core.protocol import Append, Cancel, Close, Configure, End, Flush, Open, Speak, validate_client_message
+from kokoro_core.server_messages import (
     Bookmark,
-    Cancel,
-    Close,
-    Configure,
     Configured,
     ContextEnded,
     Done,
-    End,
     Error,
-    Flush,
     Flushed,
     Marks,
-    Open,
     Phonemes,
     Ready,
-    Speak,
     Start,
-    validate_client_message,
 )
 from kokoro_core.speakable import language_of
 

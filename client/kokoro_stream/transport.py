@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kokoro_core.protocol import ClientMessage, Ready, ServerMessage, UnexpectedMessage, parse_server_message
+from kokoro_core.protocol import ClientMessage
+from kokoro_core.server_messages import Ready, ServerMessage, UnexpectedMessage, parse_server_message
 
 
 class SpeechError(Exception):

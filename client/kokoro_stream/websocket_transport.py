@@ -6,7 +6,8 @@ import json
 
 import aiohttp
 
-from kokoro_core.protocol import ClientMessage, Ready
+from kokoro_core.protocol import ClientMessage
+from kokoro_core.server_messages import Ready
 
 from .transport import Audio, Event, TransportClosed, control, ready_message
 

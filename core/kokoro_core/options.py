@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .audio_format import DEFAULT_RATES, AudioFormat
+from .errors import ProtocolError
 from .lexicon import MAX_ENTRIES, NO_LEXICON, Lexicon, LexiconError, parse_lexicon
-from .protocol import ProtocolError, SpeechOptionFields
+from .protocol import SpeechOptionFields
 from .validation import shown
 from .voices import VoiceError, parse_voice
 

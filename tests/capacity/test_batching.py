@@ -19,7 +19,7 @@ from kokoro_capacity.local import open_measured
 from kokoro_capacity.measure import measure
 from kokoro_capacity.traffic import Gap, TrafficModel
 from kokoro_core.capacity_profile import Batching, load_profile
-from kokoro_core.protocol import Ready
+from kokoro_core.server_messages import Ready
 from kokoro_server.engine.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
 from kokoro_stream.cli import app

@@ -10,7 +10,7 @@ import pysubs2
 import pytest
 from typer.testing import CliRunner
 
-from kokoro_core.protocol import Word
+from kokoro_core.server_messages import Word
 from kokoro_stream.captions import LINE_CHARS, TimedText, cues, reply_words, write_captions
 from kokoro_stream.cli import app
 from kokoro_stream.reply import AudioChunk

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from kokoro_core.protocol import Error
+from kokoro_core.server_messages import Error
 from kokoro_stream import Speaker, WebSocketTransport
 from kokoro_stream.transport import Control, Event
 from tests.fake_server import fake_server

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from kokoro_core.protocol import ProtocolError
+from kokoro_core.errors import ProtocolError
 from kokoro_stream import Speaker, WebSocketTransport
 from kokoro_stream.captions import reply_words
 from kokoro_stream.reply import AudioChunk

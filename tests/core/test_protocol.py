@@ -7,22 +7,9 @@ import json
 
 import pytest
 
-from kokoro_core.protocol import (
-    ERROR_CODES,
-    Cancel,
-    Close,
-    Configure,
-    Done,
-    Error,
-    ProtocolError,
-    Ready,
-    Speak,
-    Start,
-    UnexpectedMessage,
-    parse_client_message,
-    parse_server_message,
-    parse_speak_request,
-)
+from kokoro_core.errors import ERROR_CODES, ProtocolError
+from kokoro_core.protocol import Cancel, Close, Configure, Speak, parse_client_message, parse_speak_request
+from kokoro_core.server_messages import Done, Error, Ready, Start, UnexpectedMessage, parse_server_message
 
 LIMIT = 10_000
 
@@ -141,7 +128,7 @@ def test_server_messages_wire_form_matches_the_documented_fields() -> None:
 
 
 def test_post_ndjson_lines_are_typed_both_ways_and_a_bad_one_is_refused() -> None:
-    from kokoro_core.protocol import (
+    from kokoro_core.server_messages import (
         Bookmark,
         ChunkLine,
         DoneLine,

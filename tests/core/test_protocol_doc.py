@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kokoro_core.protocol import CLIENT_MESSAGES, ERROR_CODES, SERVER_MESSAGES, SpeechOptionFields
+from kokoro_core.errors import ERROR_CODES
+from kokoro_core.protocol import CLIENT_MESSAGES, SpeechOptionFields
+from kokoro_core.server_messages import SERVER_MESSAGES
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "protocol.md").read_text(encoding="utf-8")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from kokoro_core.errors import ProtocolError
 from kokoro_core.options import default_options, resolve_options
-from kokoro_core.protocol import Configure, ProtocolError
+from kokoro_core.protocol import Configure
 from kokoro_core.speakable import language_of
 from kokoro_core.voices import MAX_COMPONENTS, MAX_VOICE_CHARS, STEPS, Blend, VoiceError, parse_voice
 

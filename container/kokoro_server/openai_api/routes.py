@@ -27,8 +27,9 @@ from typing import Any, Literal, Protocol
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, StrictFloat, ValidationError
 
+from kokoro_core.errors import ProtocolError
 from kokoro_core.model_cache import SAMPLE_RATE
-from kokoro_core.protocol import ProtocolError, parse_json_object
+from kokoro_core.protocol import parse_json_object
 from kokoro_core.validation import problems, shown
 
 from .formats import CONTENT_TYPES, Encoder, Unavailable, encoder_for

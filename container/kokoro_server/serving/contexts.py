@@ -22,18 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from kokoro_core.errors import ProtocolError
 from kokoro_core.options import SpeechOptions
-from kokoro_core.protocol import (
-    DEFAULT_BUFFER_DELAY_MS,
-    Append,
-    ContextEnded,
-    End,
-    Flush,
-    Flushed,
-    Open,
-    ProtocolError,
-    SpeakRequest,
-)
+from kokoro_core.protocol import DEFAULT_BUFFER_DELAY_MS, Append, End, Flush, Open, SpeakRequest
+from kokoro_core.server_messages import ContextEnded, Flushed
 from kokoro_core.speakable import language_of
 from kokoro_core.speech_text import CutSentence, SpeechText
 

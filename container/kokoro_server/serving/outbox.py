@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kokoro_core.protocol import Bookmark, Configured, ContextEnded, Error, Flushed, Marks, Phonemes
+from kokoro_core.server_messages import Bookmark, Configured, ContextEnded, Error, Flushed, Marks, Phonemes
 
 from .utterance import Utterance
 

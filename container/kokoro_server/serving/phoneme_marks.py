@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kokoro_core.protocol import Phoneme
+from kokoro_core.server_messages import Phoneme
 from kokoro_core.visemes import viseme_of
 from kokoro_server.text.word_timing import TimedPhoneme
 

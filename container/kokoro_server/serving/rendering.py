@@ -15,7 +15,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
-from kokoro_core.protocol import SPEED_RANGE, Bookmark, Phoneme, Word
+from kokoro_core.protocol import SPEED_RANGE
+from kokoro_core.server_messages import Bookmark, Phoneme, Word
 from kokoro_core.speakable import language_of
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import Speech, SpeechEngine, SpeechRequest

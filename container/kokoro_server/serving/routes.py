@@ -8,17 +8,9 @@ from typing import Any
 
 from aiohttp import web
 
-from kokoro_core.protocol import (
-    ChunkLine,
-    DoneLine,
-    ErrorCode,
-    ProtocolError,
-    SpeakRequest,
-    decode_utf8,
-    ndjson_line,
-    parse_json_object,
-    parse_speak_request,
-)
+from kokoro_core.errors import ErrorCode, ProtocolError
+from kokoro_core.protocol import SpeakRequest, decode_utf8, parse_json_object, parse_speak_request
+from kokoro_core.server_messages import ChunkLine, DoneLine, ndjson_line
 from kokoro_server.openai_api.routes import SourceRefused, speak_fields
 
 from .admission import Outcome

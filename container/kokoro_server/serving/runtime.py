@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal, Protocol
 
+from kokoro_core.errors import ProtocolError
 from kokoro_core.lexicon import Lexicon
 from kokoro_core.markdown import spoken_from_markdown
 from kokoro_core.options import SpeechOptions, check_text_length, default_options, resolve_options
-from kokoro_core.protocol import ProtocolError, Speak, SpeakRequest, SpeechOptionFields
+from kokoro_core.protocol import Speak, SpeakRequest, SpeechOptionFields
 from kokoro_core.speakable import language_of
 from kokoro_core.ssml import is_ssml
 from kokoro_server.engine.device import Plan

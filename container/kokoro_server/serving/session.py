@@ -23,29 +23,21 @@ from aiohttp import WSMsgType, web
 
 from kokoro_core.audio_format import FORMATS, SAMPLE_RATES
 from kokoro_core.chunker import MIN_FIRST_CHUNK_CHARS
+from kokoro_core.errors import ProtocolError
 from kokoro_core.options import check_first_chunk_chars
 from kokoro_core.protocol import (
     Append,
     Cancel,
-    Canceled,
     ClientMessage,
     Close,
     Configure,
-    Configured,
-    ContextEnded,
-    Done,
     End,
     Flush,
-    Flushed,
-    Marks,
     Open,
-    Phonemes,
-    ProtocolError,
-    Ready,
     Speak,
-    Start,
     parse_client_message,
 )
+from kokoro_core.server_messages import Canceled, Configured, ContextEnded, Done, Flushed, Marks, Phonemes, Ready, Start
 from kokoro_core.speech_text import CutSentence
 
 from . import outbox, pace, telemetry

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from kokoro_core.protocol import Bookmark, Phoneme, Word
+from kokoro_core.server_messages import Bookmark, Phoneme, Word
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import PreparedChunk, Speech
 from kokoro_server.text.script import Run

@@ -15,9 +15,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from kokoro_core.audio_format import wav_header
+from kokoro_core.errors import ProtocolError
 from kokoro_core.options import SpeechOptions
-from kokoro_core.protocol import ProtocolError, Word
 from kokoro_core.segmenter import join_words
+from kokoro_core.server_messages import Word
 from kokoro_core.speakable import has_speech, language_of
 from kokoro_core.ssml import SsmlError, parse_ssml
 from kokoro_server.engine.speech_engine import Interruption

@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from kokoro_core.protocol import Marks
+from kokoro_core.server_messages import Marks
 from kokoro_server.engine.fake_engine import FakeEngine
 from kokoro_server.settings import ServerSettings
 from tests.fake_server import FirstChunkOnly, fake_server

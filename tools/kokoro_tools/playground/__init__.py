@@ -25,8 +25,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from kokoro_core.errors import ProtocolError
 from kokoro_core.model_cache import SAMPLE_RATE  # the model's: the page plays it as made
-from kokoro_core.protocol import ProtocolError, parse_json_object
+from kokoro_core.protocol import parse_json_object
 from kokoro_stream.say import simulated_llm
 from kokoro_stream.speaker import Speaker
 from kokoro_stream.transport import SpeechError, Transport

@@ -26,7 +26,7 @@ _FENCED_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*(?:\n.*?^[ \t]*\1[ \t]*$|.*\Z
 _INLINE_CODE = re.compile(r"`([^`\n]*)`")
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
 # A bare URL, its path up to (not including) the punctuation that ends the sentence around it.
-_URL = re.compile(r"\b(?:https?://|www\.)([A-Za-z0-9.-]*[A-Za-z0-9])(?:[/?#](?:[^\s)]*[^\s).,;:!?'\"])?)?")
+_URL = re.compile(r"(?<![^\W_])(?:https?://|www\.)([A-Za-z0-9.-]*[A-Za-z0-9])(?:[/?#](?:[^\s)]*[^\s).,;:!?'\"])?)?")
 # Keys of a telephone's keypad ("*67", "*#06#", "#31#"): a service code, whose star is no emphasis mark (nor is
 # its hash a heading's), unless a closing star follows on its line: "*67*" and "*10 items* left" are emphasis.
 KEYPAD = r"\*(?!\*)[*#\d]{0,11}\d[#\d]{0,11}|\*?#[*#\d]{0,11}\d[*#\d]{0,11}#"
@@ -35,7 +35,11 @@ CLOSING_STAR = r"[^*\n]{0,200}[^\s*]\*(?![\w*])"  # an emphasis's closing star, 
 _EMPHASIS = re.compile(
     rf"(?<![\w*])(?!(?:{KEYPAD})(?![\w*#])(?!{CLOSING_STAR}))[*_]{{1,3}}(?=[^\s*_])|(?<=[^\s*_])[*_]{{1,3}}(?![\w*])"
 )
-_LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*•+][ \t]+|>[ \t]?)", re.MULTILINE)
+# A quote's mark opens a line; glued to a number it compares (">99% of calls", ">50 ms"), and stays.
+# Marks nest ("> - item", "- > quote", "> > reply"): a line's run of them goes at once.
+_LINE_MARKS = re.compile(
+    r"^[ \t]*(?:(?:#{1,6}(?:[ \t]+|$)|[-*•+](?:[ \t]+|$)|>(?![\d=.$€£])[ \t]?)[ \t]*)+", re.MULTILINE
+)
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}[-:| \t]*$", re.MULTILINE)
 _PIPES = re.compile(r"[ \t]*\|[ \t]*")
 _LINE_EDGE_PIPES = re.compile(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", re.MULTILINE)
@@ -85,8 +89,8 @@ def _spoken(text: str) -> str:
     text = _URL.sub(lambda m: m.group(1).removeprefix("www."), text)
     text = _INLINE_CODE.sub(r"\1", text)
     text = _TABLE_RULE.sub("", text)
-    text = _LINE_MARKS.sub("", text)
     text = _EMPHASIS.sub("", text)
     text = _LINE_EDGE_PIPES.sub("", text)
+    text = _LINE_MARKS.sub("", text)  # last: emphasis or a table's pipe may have hidden one ("*> quote*")
     text = _PIPES.sub(", ", text)
     return _SPACED_LINE.sub("", _SPACES.sub(" ", text)).strip()

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from kokoro_core.markdown import spoken_from_markdown, spoken_sentence
 from kokoro_core.segmenter import join_words
 from kokoro_core.speakable import has_speech, language_of
+from kokoro_core.speech_text import SpeechText
 
 
 @pytest.mark.parametrize(
@@ -37,6 +38,48 @@ def test_a_whole_text_keeps_its_lines_and_drops_its_code_blocks_closed_or_not() 
         "# Steps\n\n1. Save **the file**.\n- Restart.\n> Tip: *wait*.\n\n```bash\nrm -rf /\n```\nDone.\n~~~\nleft open"
     )
     assert spoken_from_markdown(text) == "Steps\n\n1. Save the file.\nRestart.\nTip: wait.\n\n\nDone."
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("**>99%** of calls pass.", ">99% of calls pass."),
+        (">50 ms is too slow.", ">50 ms is too slow."),
+        (">=3 seats left.", ">=3 seats left."),
+        ("> Tip: *wait*.", "Tip: wait."),
+        (">Tip: wait.", "Tip: wait."),
+    ],
+)
+def test_a_quote_mark_glued_to_a_number_compares(written: str, said: str) -> None:
+    """The client reads a sentence's markdown and the server reads what it sends again: a comparison that emphasis
+    wrapped must not become a quote's mark the second time."""
+    assert spoken_sentence(written) == said
+    assert spoken_from_markdown(said) == said
+
+
+# Pieces of what an agent writes: words, amounts, comparisons, codes, links and URLs, each maybe emphasized,
+# on lines that may open with a bullet, a number, a heading or a quote.
+_PIECES = ["refund", "the", "order", "42", "$42.97", ">99%", "<5 ms", "#1", "3-5", "snake_case", "2*3", "*67",
+           "`pip install x`", "[the docs](https://example.com/a)", "https://example.com/x", "e.g.", "v2.4", "|", "->",
+           "=>", "<3", "#launch", "@support", "C#", "x^2", "5 * 3", "www.example.com", ">", "#", "-"]  # fmt: skip
+_PIECE = st.sampled_from(_PIECES)
+_EMPHASIZED = st.tuples(st.sampled_from(["*", "**", "_", "__", "***"]), st.lists(_PIECE, min_size=1, max_size=3)).map(
+    lambda marked: marked[0] + " ".join(marked[1]) + marked[0]
+)
+_LINE = st.tuples(
+    st.sampled_from(["", "- ", "* ", "1. ", "## ", "> ", "| "]),
+    st.lists(st.one_of(_PIECE, _EMPHASIZED), min_size=1, max_size=8).map(" ".join),
+    st.sampled_from([".", "!", "?", ":", ""]),
+).map("".join)
+
+
+@given(st.lists(_LINE, min_size=1, max_size=5).map("\n".join))
+def test_a_sentence_read_once_reads_the_same_again(reply: str) -> None:
+    """The client reads each sentence's markdown and the server reads what it is sent: the second reading of what
+    an agent writes changes nothing, so both routes say the same."""
+    cutter = SpeechText(language="en-us")
+    for sentence in cutter.push(reply) + cutter.flush():
+        assert spoken_from_markdown(sentence) == sentence
 
 
 def test_a_table_reads_as_its_cells() -> None:

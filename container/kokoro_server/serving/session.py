@@ -291,6 +291,7 @@ class Session:
                 context.options,
                 context=context.id,
                 stream_chars=sentence.stream_chars,
+                spoken=True,
             )
         except ProtocolError as error:
             if error.code == "busy":

@@ -9,6 +9,7 @@ import aiohttp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kokoro_core.markdown import spoken_from_markdown
 from kokoro_core.speakable import language_of
 from kokoro_core.speech_text import SpeechText
 from tests.fake_server import fake_server
@@ -64,6 +65,24 @@ def test_a_reply_streamed_a_character_at_a_time_is_cut_as_the_whole_text_is() ->
     assert all(done["context"] == "reply-1" for done in dones)
     assert events[-1].message == {"type": "context_ended", "context": "reply-1", "reason": "ended"}
     assert audio_of(events)
+
+
+def test_a_sentence_a_context_cuts_is_read_once() -> None:
+    """The context's cutter reads a sentence's markdown; the server does not read the sentence again, which would
+    take the backticks the first reading left (inline code never spans a line, and the cutter joins the lines)."""
+    text = "Run `pip\ninstall` now. Then the rest."
+
+    async def scenario(server: RunningServer) -> list[Event]:
+        async with aiohttp.ClientSession() as http:
+            ws = await connect(http, server.ws_url)
+            await stream(ws, "reply-1", [text])
+            return await until_ended(ws, "reply-1")
+
+    with fake_server() as (server, _engine):
+        events = run(scenario(server))
+    once = expected_sentences(text)
+    assert spoken_from_markdown(once[0]) != once[0]  # read twice, it would change
+    assert [e.message["text"] for e in events if e.type == "start"] == once
 
 
 @settings(max_examples=15, deadline=None)

@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Literal
 
 from kokoro_core.audio_format import AudioFormat
-from kokoro_core.protocol import Append, Cancel, Close, Configure, End, Flush, Open, Speak, validate_client_message
+from kokoro_core.protocol import Cancel, Close, Configure, Speak, validate_client_message
 from kokoro_core.server_messages import (
     Bookmark,
     Configured,
@@ -48,6 +48,7 @@ from kokoro_core.server_messages import (
 from kokoro_core.speakable import language_of
 
 from .reply import AudioChunk, Heard, PendingSentence, Reply
+from .server_cut import ServerCutReplies, StreamMessage
 from .transport import Audio, Control, Event, ServerError, SpeechError, SpeechTimeout, Transport, TransportClosed
 
 log = logging.getLogger(__name__)
@@ -89,9 +90,7 @@ class Speaker:
             raise ValueError(f"segment {segment!r} is invalid; give 'client' or 'server'")
         self._transport = transport
         self._segment = segment
-        self._contexts: dict[str, Reply] = {}  # server-cut replies whose context has not ended, by context id
-        self._context_ids = (f"r{n}" for n in itertools.count(1))
-        self._flushes: dict[str, tuple[Reply, asyncio.Future[None]]] = {}
+        self._streams = ServerCutReplies(self._send_quietly, self._until_connected, self._idle_clear, timeout)
         given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize, "marks": marks}
         given["phonemes"] = phonemes or None  # off unless asked: an older server does not know the field
         given["foreign_script"] = foreign_script
@@ -165,7 +164,7 @@ class Speaker:
         """A new turn; feed it text and iterate its audio."""
         if self._failure is not None:
             raise self._failure
-        stream = self if self._segment == "server" else None
+        stream = self._streams if self._segment == "server" else None
         self._reply = Reply(self._send_speak, self._language, self._foreign_script, _stream=stream)
         return self._reply
 
@@ -235,7 +234,7 @@ class Speaker:
         self._current = None
         if self._segment == "server" and self._reply is not None:
             self._reply._cancel()  # a server-cut reply may have no sentence pending yet
-        self._contexts.clear()  # the cancel ends them all on the server
+        self._streams.clear()  # the cancel ends them all on the server
         self._idle.set()
         try:
             await self._transport.send(Cancel())
@@ -324,70 +323,25 @@ class Speaker:
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    # -- a server-cut reply's text (reply.TextStreamSink) -----------------------------------
+    # -- a server-cut reply's text (server_cut) -------------------------------------------
 
-    async def append(self, reply: Reply, delta: str) -> None:
+    async def _until_connected(self) -> None:
         if self._failure is not None:
             raise self._failure
         await self._connected.wait()
-        if reply.context is None:
-            reply.context = next(self._context_ids)
-            self._contexts[reply.context] = reply
-            self._idle.clear()
-            await self._send_quietly(Open(context=reply.context))
-        unsent = reply.streamed[reply.sent_chars :]  # a reconnect may have sent it already
-        reply.sent_chars = len(reply.streamed)
-        if unsent:
-            await self._send_quietly(Append(context=reply.context, text=unsent))
 
-    async def end(self, reply: Reply) -> None:
-        if reply.context is None:
-            reply.stream_ended()  # nothing was fed
-            return
-        await self._send_quietly(End(context=reply.context))
+    def _idle_clear(self) -> None:
+        self._idle.clear()
 
-    async def flush(self, reply: Reply) -> None:
-        if reply.context is not None:
-            await self._send_quietly(Flush(context=reply.context))
-
-    async def flushed(self, reply: Reply) -> None:
-        if reply.context is None:
-            return
-        flush_id = f"f{len(self._flushes) + 1}-{reply.context}"
-        done = asyncio.get_running_loop().create_future()
-        self._flushes[flush_id] = (reply, done)
-        try:
-            await self._send_quietly(Flush(context=reply.context, id=flush_id))
-            await asyncio.wait_for(done, self._timeout)
-        finally:
-            self._flushes.pop(flush_id, None)
-
-    async def _send_quietly(self, message: Open | Append | Flush | End) -> None:
+    async def _send_quietly(self, message: StreamMessage) -> None:
         try:
             await self._transport.send(message)
         except TransportClosed:
             pass  # the receiver reconnects and resumes the stream from where its sentences reached
 
-    async def _resume_streams(self) -> None:
-        """After a reconnect: each server-cut reply's text that no sentence began yet goes to a new context."""
-        for old, reply in list(self._contexts.items()):
-            del self._contexts[old]
-            reply.context = next(self._context_ids)
-            self._contexts[reply.context] = reply
-            await self._send_quietly(Open(context=reply.context))
-            reply.sent_chars = len(reply.streamed)
-            reply.stream_base = reply.stream_chars  # the new context's text starts here
-            if tail := reply.streamed[reply.stream_chars :]:
-                await self._send_quietly(Append(context=reply.context, text=tail))
-            if reply._stream_ending:
-                await self._send_quietly(End(context=reply.context))
-        for flush_id, (reply, _done) in self._flushes.items():
-            if reply.context is not None:
-                await self._send_quietly(Flush(context=reply.context, id=flush_id))
-
     def _on_stream_start(self, message: Start) -> PendingSentence | None:
         """A sentence the server cut from a reply's stream begins: it is pending from now on."""
-        reply = self._contexts.get(message.context or "")
+        reply = self._streams.reply_of(message.context)
         if reply is None or message.text is None:
             return None
         utterance = PendingSentence(message.id, message.text, reply)
@@ -448,7 +402,7 @@ class Speaker:
                 utterance.skip, utterance.received = utterance.delivered, 0
                 utterance.bookmarks = ()  # not yet delivered: they come again with the re-sent audio
                 await self._send_utterance(utterance)
-            await self._resume_streams()
+            await self._streams.resume()
             return
         raise TransportClosed(f"the session dropped ({cause}) and {self._max_reconnects} reconnects failed")
 
@@ -480,13 +434,9 @@ class Speaker:
             case Done() if utterance is not None:
                 self._finish(utterance)
             case Flushed():
-                _reply, done = self._flushes.get(message.id or "", (None, None))
-                if done is not None and not done.done():
-                    done.set_result(None)
+                self._streams.on_flushed(message.id)
             case ContextEnded():
-                reply = self._contexts.pop(message.context, None)
-                if reply is not None:
-                    reply.stream_ended()
+                if self._streams.on_ended(message.context):
                     self._update_idle()
             case Error():
                 self._on_error(message, utterance)
@@ -567,13 +517,11 @@ class Speaker:
     def _fail_pending(self, error: BaseException) -> None:
         for utterance in self._pending.values():
             utterance.reply._fail(error)
-        for reply in self._contexts.values():
-            reply._fail(error)
+        self._streams.fail(error)
         self._pending.clear()
-        self._contexts.clear()
         self._current = None
         self._update_idle()
 
     def _update_idle(self) -> None:
-        if not self._pending and not self._contexts:
+        if not self._pending and not self._streams:
             self._idle.set()

@@ -28,7 +28,8 @@ from kokoro_core.model_cache import verify_directory
 from kokoro_core.segmenter import split_sentences
 from kokoro_server.engine.kokoro import Engine
 from kokoro_server.text.reading import VoiceReading
-from kokoro_server.text.word_timing import align, phonemes_alone, written_words
+from kokoro_server.text.word_sources import written_words
+from kokoro_server.text.word_timing import align, phonemes_alone
 from kokoro_tools.ports import wait_ready
 
 from .server_overhead import emit, serving

@@ -74,9 +74,9 @@ def _measure(rounds: int) -> dict[str, object]:
 
 def _text_work(texts: list[str], rounds: int) -> list[float]:
     """Per-sentence times (µs) of a chunk's whole text work before G2P, as the engine does it: what is said, and
-    which written word each said word comes from (``word_timing.written_words``), with no reading cached."""
+    which written word each said word comes from (``word_sources.written_words``), with no reading cached."""
     from kokoro_server.text import reading as readings
-    from kokoro_server.text.word_timing import written_words
+    from kokoro_server.text.word_sources import written_words
 
     voice = readings.VoiceReading()
     read_once = hasattr(voice, "parts")  # a checkout that reads a chunk once, for both

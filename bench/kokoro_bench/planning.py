@@ -38,7 +38,7 @@ from kokoro_server.engine.speech_engine import Interruption
 from kokoro_server.serving.planning import ChunkPlan
 from kokoro_server.text import reading as server_text
 from kokoro_server.text.reading import VoiceReading
-from kokoro_server.text.word_timing import written_words
+from kokoro_server.text.word_sources import written_words
 from kokoro_tools.ports import wait_ready
 
 from .server_overhead import emit, serving

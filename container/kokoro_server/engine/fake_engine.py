@@ -31,7 +31,8 @@ from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.speakable import LANGUAGES
 from kokoro_core.voices import parse_voice
 from kokoro_server.text.reading import VoiceReading, shown_with_sources
-from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces, written_words
+from kokoro_server.text.word_sources import written_words
+from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WordPlaces
 
 from .speech_engine import (
     BatchCall,

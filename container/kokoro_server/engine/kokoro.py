@@ -32,6 +32,7 @@ from kokoro_onnx.tokenizer import Tokenizer
 from kokoro_core.model_cache import SAMPLE_RATE, Manifest, voice_files
 from kokoro_server.text.g2p import G2P, available_languages
 from kokoro_server.text.reading import SaidPart, VoiceReading, marked_g2p, phonemes_of
+from kokoro_server.text.word_sources import written_words
 from kokoro_server.text.word_timing import (
     Span,
     TimedPhoneme,
@@ -41,7 +42,6 @@ from kokoro_server.text.word_timing import (
     place_words,
     until_silent,
     within_words,
-    written_words,
 )
 
 from .durations import NoDurations

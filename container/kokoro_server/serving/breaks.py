@@ -22,7 +22,8 @@ import numpy as np
 
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import SILENCE_LEVEL
-from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WrittenWord
+from kokoro_server.text.word_sources import WrittenWord
+from kokoro_server.text.word_timing import TimedPhoneme, TimedWord
 
 Anchored = Pause | Mark
 FADE_SECONDS = 0.004  # a cut where the voice does not fall quiet fades out and in, so it does not click

@@ -12,7 +12,8 @@ from kokoro_core.model_cache import SAMPLE_RATE
 from kokoro_core.ssml import Mark, Pause
 from kokoro_server.engine.speech_engine import SILENCE_LEVEL
 from kokoro_server.serving.breaks import Inner, by_word, place
-from kokoro_server.text.word_timing import TimedPhoneme, TimedWord, WrittenWord
+from kokoro_server.text.word_sources import WrittenWord
+from kokoro_server.text.word_timing import TimedPhoneme, TimedWord
 from tests.fake_server import fake_server
 from tests.speech import audio_of, connect, run, until
 

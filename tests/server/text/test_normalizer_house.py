@@ -17,7 +17,8 @@ TEXT = Path(normalize.__file__).parent
 # rules (per-language within the family), the locales that build each language's tables, and the readers that
 # choose a reader by language (G2P, SSML, a foreign span, word timing).
 _LANGUAGE_HOMES = ("words_", "say_", "spoken", "grammar_", "habits.py", "locales.py", "tag_cues_romance.py",
-                   "g2p.py", "script.py", "foreign.py", "reading.py", "word_timing.py", "normalize.py")  # fmt: skip
+                   "g2p.py", "script.py", "foreign.py", "reading.py", "word_sources.py", "word_timing.py",
+                   "normalize.py")  # fmt: skip
 
 
 def _shared_modules() -> list[Path]:
@@ -47,7 +48,7 @@ def test_the_check_finds_a_branch_on_the_language() -> None:
 
 def test_no_text_module_is_past_the_house_size() -> None:
     sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in TEXT.glob("*.py")}
-    assert {name: size for name, size in sizes.items() if size > 430} == {}
+    assert {name: size for name, size in sizes.items() if size > 400} == {}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

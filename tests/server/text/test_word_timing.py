@@ -10,16 +10,8 @@ from hypothesis import strategies as st
 from kokoro_core.lexicon import parse_lexicon
 from kokoro_server.engine.fake_engine import PHONEME_SYMBOLS
 from kokoro_server.text.reading import ENGLISH, VoiceReading
-from kokoro_server.text.word_timing import (
-    LEAD_FRAMES,
-    WrittenWord,
-    align,
-    phoneme_word_spans,
-    spread,
-    time_words,
-    until_silent,
-    written_words,
-)
+from kokoro_server.text.word_sources import WrittenWord, written_words
+from kokoro_server.text.word_timing import LEAD_FRAMES, align, phoneme_word_spans, spread, time_words, until_silent
 
 
 def texts(words: list[WrittenWord]) -> list[str]:

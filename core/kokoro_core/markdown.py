@@ -9,11 +9,14 @@ said with its URL and a code block is said symbol by symbol. So, on every route:
   inside a word or between spaces is not emphasis (``snake_case``, ``2*3``, ``5 * 3`` stay as written), nor
   is the star of a keypad's code (``*67``);
 - heading marks (``#``), bullets (``-``, ``*``, ``•``, ``+``) and quote marks (``>``) at the start of a line
-  are dropped; numbered items keep their numbers;
+  are dropped, nested ones together; numbered items keep their numbers; a ``>`` or a ``+`` before a number is
+  a comparison or a sign, and stays (``>99% of calls``);
 - a link ``[text](url)`` is read as its text; a bare URL as its host name ("example.com");
 - table rules are dropped and table pipes become pauses.
 
-Every step is one regular-expression pass with bounded look-around: linear in the text, whatever it holds.
+Every step is one regular-expression pass with bounded look-around: linear in the text, whatever it holds. What
+a reading gives of what an agent writes reads the same again (a property test holds it to this), so a sentence
+the client read and the server reads again is said as the client read it.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import re
 _FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 # A fenced block: from its opening line to its closing fence, or to the end of the text.
 _FENCED_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*(?:\n.*?^[ \t]*\1[ \t]*$|.*\Z)", re.MULTILINE | re.DOTALL)
-_INLINE_CODE = re.compile(r"`([^`\n]*)`")
+_INLINE_CODE = re.compile(r"`((?:[^`\n]|\n(?!\n))*)`")  # it may wrap, as a sentence does, but not span a paragraph
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
 # A bare URL, its path up to (not including) the punctuation that ends the sentence around it.
 _URL = re.compile(r"(?<![^\W_])(?:https?://|www\.)([A-Za-z0-9.-]*[A-Za-z0-9])(?:[/?#](?:[^\s)]*[^\s).,;:!?'\"])?)?")
@@ -35,14 +38,19 @@ CLOSING_STAR = r"[^*\n]{0,200}[^\s*]\*(?![\w*])"  # an emphasis's closing star, 
 _EMPHASIS = re.compile(
     rf"(?<![\w*])(?!(?:{KEYPAD})(?![\w*#])(?!{CLOSING_STAR}))[*_]{{1,3}}(?=[^\s*_])|(?<=[^\s*_])[*_]{{1,3}}(?![\w*])"
 )
-# A quote's mark opens a line; glued to a number it compares (">99% of calls", ">50 ms"), and stays.
-# Marks nest ("> - item", "- > quote", "> > reply"): a line's run of them goes at once.
+# Marks that open a line: a heading's, a bullet, a quote's, a table row's pipe. They nest ("> - item",
+# "- > quote", "- | a | b |"), so a line's run of them goes at once. Before a number, ">" compares (">99% of
+# calls", "- > 50 ms") and "+" adds ("- + 5 points"): they stay. Each mark is one character run, and only the
+# space after it repeats: linear.
 _LINE_MARKS = re.compile(
-    r"^[ \t]*(?:(?:#{1,6}(?:[ \t]+|$)|[-*•+](?:[ \t]+|$)|>(?![\d=.$€£])[ \t]?)[ \t]*)+", re.MULTILINE
+    r"^[ \t]*(?:(?:#{1,6}(?=[ \t]|$)|[-*•](?=[ \t]|$)|\+(?=[ \t]|$)(?![ \t]*\d)|>(?![ \t]*[\d=.$€£])|\|)[ \t]*)+",
+    re.MULTILINE,
 )
-_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}[-:| \t]*$", re.MULTILINE)
-_PIPES = re.compile(r"[ \t]*\|[ \t]*")
-_LINE_EDGE_PIPES = re.compile(r"^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$", re.MULTILINE)
+# A run of spaces before a pipe is matched from its start only ("(?<![ \t])"): a match tried inside it would scan
+# it again.
+_TABLE_RULE = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-{3,}[-:| \t]*$", re.MULTILINE)
+_PIPES = re.compile(r"(?:(?<![ \t])[ \t]+)?\|[ \t]*")
+_LINE_EDGE_PIPES = re.compile(r"^[ \t]*\|[ \t]*|(?:(?<![ \t])[ \t]+)?\|[ \t]*$", re.MULTILINE)
 _SPACES = re.compile(r"[ \t\f\v]+")
 _SPACED_LINE = re.compile(r"^ +| +$", re.MULTILINE)
 
@@ -91,6 +99,6 @@ def _spoken(text: str) -> str:
     text = _TABLE_RULE.sub("", text)
     text = _EMPHASIS.sub("", text)
     text = _LINE_EDGE_PIPES.sub("", text)
-    text = _LINE_MARKS.sub("", text)  # last: emphasis or a table's pipe may have hidden one ("*> quote*")
+    text = _LINE_MARKS.sub("", text)  # after emphasis and a row's pipes, which may hide one ("*> quote*")
     text = _PIPES.sub(", ", text)
     return _SPACED_LINE.sub("", _SPACES.sub(" ", text)).strip()

@@ -48,9 +48,14 @@ def test_a_whole_text_keeps_its_lines_and_drops_its_code_blocks_closed_or_not() 
         (">=3 seats left.", ">=3 seats left."),
         ("> Tip: *wait*.", "Tip: wait."),
         (">Tip: wait.", "Tip: wait."),
+        ("- > 50 ms latency", "> 50 ms latency"),
+        ("- + 5 points", "+ 5 points"),
+        ("| > 200 ms | slow |", "> 200 ms, slow"),
+        ("- | a | b |", "a, b"),
+        ("Run `pip\ninstall` now.", "Run pip install now."),  # inline code wraps as its sentence does
     ],
 )
-def test_a_quote_mark_glued_to_a_number_compares(written: str, said: str) -> None:
+def test_a_mark_before_a_number_stays_and_a_reading_reads_the_same_again(written: str, said: str) -> None:
     """The client reads a sentence's markdown and the server reads what it sends again: a comparison that emphasis
     wrapped must not become a quote's mark the second time."""
     assert spoken_sentence(written) == said
@@ -95,6 +100,10 @@ def test_a_table_reads_as_its_cells() -> None:
         ("x `y" * 5_000, "x y" * 5_000),  # inline code, over and over
         ("```\n" + "a\n" * 10_000, ""),  # a code block that never closes
         ("_a" * 10_000, "a" + "_a" * 9_999),  # underscores inside words
+        (" " * 19_999 + "x", "x"),  # a run of spaces that no pipe or rule ends
+        ("a" + " " * 19_998 + "b", "a b"),
+        (" " * 9_999 + "|" + " " * 9_999 + "x", "x"),  # a pipe amid spaces
+        ("- > " * 5_000, ""),  # nested line marks
     ],
 )
 def test_hostile_markdown_is_read_in_one_pass(hostile: str, said: str) -> None:

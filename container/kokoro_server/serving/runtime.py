@@ -67,22 +67,22 @@ class Runtime:
         first_chunk: tuple[int, bool] | None = None,
         context: str | None = None,
         stream_chars: int | None = None,
-        spoken: bool = False,
+        markdown_read: bool = False,
     ) -> Utterance:
         """Check a speak (or a POST body) against this server and admit it; one path for both routes. The
         caller owns the admission: it settles it once (``admission``).
 
         The utterance holds the text as it is said: markdown marks, code blocks and URLs are read as words
         (``kokoro_core.markdown``), so word marks and captions name the words heard; a sentence a context cut is
-        ``spoken`` already (``kokoro_core.speech_text`` read it and found speech in it), and is read once. An SSML
-        document is parsed on a text thread from now on; ``parsed`` waits for it and refuses one it cannot read.
+        ``markdown_read`` (``kokoro_core.speech_text`` read it and found speech in it), and is not read again. An
+        SSML document is parsed on a text thread from now on; ``parsed`` waits for it and refuses one it cannot read.
         Raises ``ProtocolError``: an option this server cannot honour, nothing to say, or ``busy``.
         """
         assert self.engine is not None
         text = check_text_length(request.text, self.settings.max_text_chars)
         options = self.resolve(request, defaults)
         ssml = is_ssml(text, request.ssml)
-        if not ssml and not spoken:
+        if not ssml and not markdown_read:
             # Markdown is read as words (kokoro_core.markdown): linear passes, bounded by the length check.
             text = spoken_from_markdown(text)
             check_speakable(text, options.voice, options.foreign_script)

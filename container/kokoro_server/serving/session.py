@@ -291,7 +291,7 @@ class Session:
                 context.options,
                 context=context.id,
                 stream_chars=sentence.stream_chars,
-                spoken=True,
+                markdown_read=True,
             )
         except ProtocolError as error:
             if error.code == "busy":

@@ -6,12 +6,14 @@ from __future__ import annotations
 import threading
 
 import aiohttp
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kokoro_core.markdown import spoken_from_markdown
 from kokoro_core.speakable import language_of
 from kokoro_core.speech_text import SpeechText
+from kokoro_server.serving import runtime
 from tests.fake_server import fake_server
 from tests.local_server import RunningServer
 from tests.speech import Event, audio_of, connect, receive, run, speak_and_collect, until
@@ -67,22 +69,30 @@ def test_a_reply_streamed_a_character_at_a_time_is_cut_as_the_whole_text_is() ->
     assert audio_of(events)
 
 
-def test_a_sentence_a_context_cuts_is_read_once() -> None:
-    """The context's cutter reads a sentence's markdown; the server does not read the sentence again, which would
-    take the backticks the first reading left (inline code never spans a line, and the cutter joins the lines)."""
-    text = "Run `pip\ninstall` now. Then the rest."
+def test_a_sentence_a_context_cuts_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The context's cutter reads each sentence's markdown; the server's admission does not read it again, while a
+    ``speak`` is read there (the check that the spy sees what admission reads)."""
+    read: list[str] = []
+
+    def reading(text: str) -> str:
+        read.append(text)
+        return spoken_from_markdown(text)
+
+    monkeypatch.setattr(runtime, "spoken_from_markdown", reading)
+    text = "First, the **refund**. Then the rest."
 
     async def scenario(server: RunningServer) -> list[Event]:
         async with aiohttp.ClientSession() as http:
             ws = await connect(http, server.ws_url)
+            await ws.send_json({"type": "speak", "id": "said", "text": "A *speak* is read."})
             await stream(ws, "reply-1", [text])
             return await until_ended(ws, "reply-1")
 
     with fake_server() as (server, _engine):
         events = run(scenario(server))
-    once = expected_sentences(text)
-    assert spoken_from_markdown(once[0]) != once[0]  # read twice, it would change
-    assert [e.message["text"] for e in events if e.type == "start"] == once
+    cut = [e.message["text"] for e in events if e.type == "start" and e.message.get("context") == "reply-1"]
+    assert cut == expected_sentences(text)
+    assert read == ["A *speak* is read."]
 
 
 @settings(max_examples=15, deadline=None)

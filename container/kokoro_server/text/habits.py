@@ -1,6 +1,8 @@
 """What only some languages write or read, as each language's own table: the shared taggers ask a locale's
-``Habits`` and never its name. A field left empty or off turns its rule off, so a new language starts with none
-and takes on each as its writers use it.
+``Habits`` and never its name. The defaults are what every language shares: a word field left empty, a table left
+empty or a switch left off turns its rule off, so a new language starts with none of them and takes on each as its
+writers use it; ``powers`` is on, since every spelled language reads a power, and ``pi`` has the international
+name. ``english_habits`` and ``romance_habits`` fill the fields from each language's word tables.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ class Habits:
     age_bounds: frozenset[str] = frozenset()  # "under-16s": the age group
     keyboard_keys: Mapping[str, str] = field(default_factory=dict)  # "Ctrl+Alt+Del"
     roots: Mapping[str, str] = field(default_factory=dict)  # "√49"
-    either: str = ""  # "Reply Y/N": the word between two letters of a choice
+    choice_word: str = ""  # "Reply Y/N": the word between two letters of a choice ("or")
     digit_plurals: bool = False  # "7's", "the 5s": sevens, fives
-    at: str = ""  # "2026-03-14T09:30": the word between a moment's day and its time
-    powers: bool = True  # "10⁸", "2^10", "πr²": read by the normalizer, not left to the voice's reader
+    moment_word: str = ""  # "2026-03-14T09:30": the word between a moment's day and its time ("at")
+    powers: bool = True  # "10⁸", "2^10", "x²", "πr²", "1.5e-6": read here, not left to the voice's reader
     pi: str = "pi"  # "πr²"
     sums: bool = False  # "10-4=6": a sum said with its operators' names
     splits: bool = False  # "an 80/20 split": each part said
@@ -40,23 +42,30 @@ class Habits:
     priced_per: Mapping[str, str] = field(default_factory=dict)  # "£12.50pp": what a price's short "per" names
     stone: bool = False  # "11st 4lb": Britain's stone
     coordinates: bool = False  # "40.7°N": a coordinate with its compass point
-    cased_months: bool = False  # months written capitalized; lower case only as people type them ("25 july")
+    # Month names written capitalized: matched as written, plus the lower- and upper-case spellings people type
+    # ("25 july", "5 DEC"); off, they are matched in any case.
+    cased_months: bool = False
     spaced_thousands: bool = False  # "30 000 km", "1 500,50 €": thousands grouped with spaces
     day_article: str = ""  # "12-16 May": the article said before the first day of a range
     # Ranges
     week_letters: Mapping[str, str] = field(default_factory=dict)  # "M–F": the week's days by their letters
     sizes: Mapping[str, str] = field(default_factory=dict)  # "XS–XL": clothing sizes
     meridiem_ranges: bool = False  # "9a-5p"
-    dotted_times: bool = False  # "9.00–17.30": times written with a dot
-    # Words that make numbers a date, a time or a duration ("due 6/30", "at 15.30", "finished in 21:34"),
-    # each a regular expression's alternatives; "date_after_verb" reads "the deadline is 6/30" too.
+    dotted_time_ranges: bool = False  # "9.00–17.30": a range of hours written with a dot
+    # Words that make numbers a date, a time or a duration ("due 6/30", "at 15.30", "finished in 21:34"), each a
+    # regular expression's alternatives; without date cues, the language has none of these rules.
     date_cues: str = ""
     ambiguous_date_cues: str = ""
     dotted_time_cues: str = ""
     duration_cues: str = ""
     time_range_joins: str = ""
     time_range_cues: str = ""
-    date_after_verb: bool = False
+    date_verbs: str = ""  # "the deadline is 6/30": verbs between a date's cue and its date
+    # A cue after which a common fraction may follow, with the words before it that make it one: "cut it by 1/2",
+    # but "submit it by 3/4" is a date.
+    fraction_after: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    between_words: frozenset[str] = frozenset()  # "between 2-4pm": a range said "two and four"
+    between_articles: frozenset[str] = frozenset()  # "between the 3-5": what may stand between the word and it
 
 
 def english_habits(british: bool) -> Habits:
@@ -69,9 +78,9 @@ def english_habits(british: bool) -> Habits:
         age_bounds=english.AGE_BOUNDS,
         keyboard_keys=english.KEYS,
         roots=english.ROOTS,
-        either="or",
+        choice_word="or",
         digit_plurals=True,
-        at="at",
+        moment_word="at",
         sums=True,
         splits=True,
         zeroth=True,
@@ -86,14 +95,17 @@ def english_habits(british: bool) -> Habits:
         week_letters=english.WEEK_LETTERS,
         sizes=english.SIZES,
         meridiem_ranges=True,
-        dotted_times=british,
+        dotted_time_ranges=british,
         date_cues=english.DATE_CUES,
         ambiguous_date_cues=english.AMBIGUOUS_DATE_CUES,
         dotted_time_cues=english.DOTTED_TIME_CUES,
         duration_cues=english.DURATION_CUES,
         time_range_joins="to|and|until|till|-|–",
         time_range_cues="between",
-        date_after_verb=True,
+        date_verbs="is|was|will be",
+        fraction_after={"by": english.CHANGE_WORDS},
+        between_words=frozenset({"between"}),
+        between_articles=frozenset({"the"}),
     )
 
 
@@ -104,12 +116,14 @@ def romance_habits(lang: str) -> Habits:
         pi=romance.PI[lang],
         hour_letter=lang in ("fr", "pt_BR"),
         spaced_thousands=lang == "fr",
-        dotted_times=lang in ("es", "it", "pt_BR"),
+        dotted_time_ranges=lang in ("es", "it", "pt_BR"),
         date_cues=romance_cues.DATE_CUES[lang],
         ambiguous_date_cues=romance_cues.AMBIGUOUS_DATE_CUES[lang],
         dotted_time_cues=romance_cues.DOTTED_TIME_CUES[lang],
         time_range_joins=romance_cues.TIME_RANGE_JOINS[lang],
         time_range_cues=romance_cues.TIME_RANGE_CUES[lang],
+        between_words=romance_cues.BETWEEN[lang],
+        between_articles=romance_cues.BETWEEN_ARTICLES[lang],
     )
 
 

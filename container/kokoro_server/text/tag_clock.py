@@ -196,7 +196,7 @@ def time_range(low: str, high: str, locale: Locale) -> Form | None:
         )
         return Range(low_time, high_time)
     hours = int(first["h"]), int(second["h"])
-    if not locale.habits.dotted_times or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
+    if not locale.habits.dotted_time_ranges or not ("00" in (first["m"], second["m"]) or max(hours) > 12):
         return None  # "1.50-2.75": two amounts
     low_time, high_time = (Time(int(side["h"]), int(side["m"]), twenty_four=True) for side in (first, second))
     return Range(low_time, high_time)

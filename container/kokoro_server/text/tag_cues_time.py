@@ -39,8 +39,9 @@ def time_rules(locale: Locale) -> dict[str, tuple[Rule, ...]]:
     # is 6/30", but "Friday is 1/2 price day")
     for cues, is_ambiguous in ((strong, False), (ambiguous, True)):
         add(cues, pattern_rule(rf"(?i:{cues})\.?[,:]?\*{{0,2}}{_GAP}{_MONTH_DAY}", cued_month_day(is_ambiguous)))
-        if habits.date_after_verb:
-            add(cues, pattern_rule(rf"(?i:{cues})\.?{_GAP}(?:is|was|will be){_GAP}{_MONTH_DAY}", cued_month_day(True)))
+        if habits.date_verbs:
+            verbs = rf"(?i:{cues})\.?{_GAP}(?:{habits.date_verbs}){_GAP}{_MONTH_DAY}"
+            add(cues, pattern_rule(verbs, cued_month_day(True)))
     time_range = rf"(?:{_GAP}(?P<join>{joins}){_GAP}(?P<h2>[01]?\d|2[0-3])\.(?P<m2>[0-5]\d))?"
     add(dotted, pattern_rule(rf"(?i:{dotted}){_GAP}{DOTTED_TIME}{time_range}{_NOT_A_PRICE}", dotted_time))
     if ranged:  # "de 9.00 a 14.00": a time only where another follows

@@ -10,7 +10,6 @@ import calendar
 import math
 import re
 
-from . import words_english as english
 from .forms import Date, Decade, Form, Joined, Range, Said, Time, Word, Year
 from .locales import Locale
 from .span_rule import Build, Reading
@@ -46,7 +45,7 @@ def dated(core: str, locale: Locale) -> Form | None:
         hour, minute = int(match["hh"]), int(match["mm"])
         if moment_day is None or hour > 23:
             return None
-        at = (Said(locale.habits.at),) if locale.habits.at else ()
+        at = (Said(locale.habits.moment_word),) if locale.habits.moment_word else ()
         return Joined((moment_day, *at, Time(hour, minute, twenty_four=True)))
     if (match := _NUMERIC_DATE.fullmatch(core)) is not None:
         first, second = int(match["a"]), int(match["b"])
@@ -215,7 +214,8 @@ def cued_month_day(ambiguous: bool) -> Build:
         if (expiry := _card_expiry(match, reading, index)) is not None:
             return expiry
         # "from 3/10–3/14": two month-days joined make a range of dates even after a cue that fractions follow
-        fraction_follows = ambiguous and (match.group().split()[0].lower() != "by" or _changes(reading, index))
+        changes = reading.locale.habits.fraction_after.get(match.group().split()[0].lower())
+        fraction_follows = ambiguous and (changes is None or _changed(reading, index, changes))
         date = month_day(match["a"], match["b"], reading.locale, fraction_follows and match["a2"] is None)
         if date is None:
             return None
@@ -227,7 +227,7 @@ def cued_month_day(ambiguous: bool) -> Build:
     return build
 
 
-def _changes(reading: Reading, index: int) -> bool:
-    """Whether "by" follows a change of an amount ("cut it by 1/2", "multiply by 3/4"): then a fraction follows;
-    after anything else "by" sets a deadline ("submit the form by 3/4"). English's "by" only."""
-    return any(reading.core(before).lower() in english.CHANGE_WORDS for before in range(max(0, index - 3), index))
+def _changed(reading: Reading, index: int, changes: frozenset[str]) -> bool:
+    """Whether the cue follows a change of an amount ("cut it by 1/2", "multiply by 3/4"): then a fraction follows;
+    after anything else, "by" sets a deadline ("submit the form by 3/4")."""
+    return any(reading.core(before).lower() in changes for before in range(max(0, index - 3), index))

@@ -298,8 +298,8 @@ def _other(core: str, locale: Locale, before: str, after: str = "") -> Form | No
         return Joined((Code(core[0]), Said("sharp")))  # "C#", "F#"
     if re.fullmatch(r"\d{4}/\d\d", core) and (years := season(*core.split("/"))) is not None:
         return years  # "the 2023/24 season"
-    if core in ("Y/N", "T/F") and locale.habits.either:
-        return Said(f"{core[0]} {locale.habits.either} {core[2]}")  # "Reply Y/N": Y or N
+    if core in ("Y/N", "T/F") and locale.habits.choice_word:
+        return Said(f"{core[0]} {locale.habits.choice_word} {core[2]}")  # "Reply Y/N": Y or N
     if re.fullmatch(r"[A-Z]/[A-Z]", core):
         return Code(core[0] + core[2])  # "an A/B test", "the A/C", "I/O": the letters
     if "/" in core and all(is_word(part) for part in core.split("/")):

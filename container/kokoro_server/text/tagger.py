@@ -34,7 +34,6 @@ GRAMMARS: dict[str, Callable[[Locale], Grammar]] = {
 }
 
 _NUMERIC_STARTS = frozenset("+-−($€£¥₹.~≈<>≤≥±#") | frozenset(VULGAR)  # "¾ tsp"
-_BETWEEN = frozenset({"between", "entre", "tra", "fra"})
 
 
 @dataclass(frozen=True)
@@ -81,10 +80,9 @@ def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
 
 def _after_between(reading: Reading, index: int) -> bool:
     before = reading.core(index - 1).lower()
-    return before in _BETWEEN or (before in _ARTICLES_AFTER_BETWEEN and reading.core(index - 2).lower() in _BETWEEN)
-
-
-_ARTICLES_AFTER_BETWEEN = frozenset({"the", "las", "los", "les", "le", "la", "el", "os", "as", "i"})
+    habits = reading.locale.habits
+    after_article = before in habits.between_articles and reading.core(index - 2).lower() in habits.between_words
+    return before in habits.between_words or after_article
 
 
 def _dot(token: Token, locale: Locale) -> str:

@@ -136,5 +136,9 @@ CALL_WORDS = {"es": frozenset("al llame llama llamar llamen marque marca marcar 
 DECADE_ARTICLES = {"es": frozenset({"los"}), "fr": frozenset({"les", "des", "aux"}),
                    "it": frozenset({"gli", "negli", "degli", "agli", "dagli"}),
                    "pt_BR": frozenset({"os", "nos", "dos", "aos", "pelos"})}  # fmt: skip
+BETWEEN = {"es": frozenset({"entre"}), "fr": frozenset({"entre"}), "it": frozenset({"tra", "fra"}),
+           "pt_BR": frozenset({"entre"})}  # fmt: skip  # "entre 2 y 4": a range said with "y"
+BETWEEN_ARTICLES = {"es": frozenset({"las", "los", "el", "la"}), "fr": frozenset({"les", "le", "la"}),
+                    "it": frozenset({"i", "le", "la"}), "pt_BR": frozenset({"os", "as"})}  # fmt: skip
 ORDINAL_DEGREE = frozenset({"it"})  # "il 3° posto": the degree sign typed for the ordinal's
 ORDINAL_BEFORE_NOUN = frozenset({"es"})  # "el 1.º día": el primer día, the ordinal's short form before a noun

@@ -204,15 +204,17 @@ _WORD_DOMAINS = frozenset({"co", "me"})  # two-letter top-level domains said as 
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])")  # not "iPhone"
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])|(?<=[A-Z][a-z])(?=[A-Z][a-z])")  # "DaysOfCode"; not "iPhone"
 
 
-def _tag_number(run: str, speller: Speller) -> str:
-    """A number in a hashtag or a handle, said as it is meant: "#Launch2026" a year, "#Top10" ten; a longer run
-    or one with a leading zero digit by digit ("@bob_007")."""
+def _tag_number(run: str, speller: Speller, first: bool = False) -> str:
+    """A number in a hashtag or a handle, said as it is meant: "#Launch2026" a year, "#Top10" ten, "#100DaysOfCode"
+    a hundred (a tag's first run counts what follows); a longer run or one with a leading zero digit by digit
+    ("@bob_007")."""
     if _YEAR.fullmatch(run):
         return (speller.year or speller.paired)(run)
-    return speller.number(run) if len(run) <= 2 and run[0] != "0" else digits(run, speller)
+    counted = len(run) <= (4 if first else 2) and run[0] != "0"
+    return speller.number(run) if counted else digits(run, speller)
 
 
 def _dotted(text: str, speller: Speller, host: bool = False, numbers: bool = False) -> str:
@@ -222,7 +224,7 @@ def _dotted(text: str, speller: Speller, host: bool = False, numbers: bool = Fal
     pieces = list(runs(text))
     for number, (kind, run) in enumerate(pieces):
         if kind == "digits":
-            said.append(_tag_number(run, speller) if numbers else digits(run, speller))
+            said.append(_tag_number(run, speller, first=number == 0) if numbers else digits(run, speller))
         elif kind == "letters":
             # "aa.com", "hp.com": letters; "go.acme.com", "my-site.com": a word
             short_first = host and number == 0 and len(run) <= 2 and run.lower() not in speller.short_words

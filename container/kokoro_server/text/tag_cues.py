@@ -42,6 +42,7 @@ from .words_english import (
     AIRLINES,
     CODE_NAMES,
     CODE_WORDS,
+    LIMIT_WORDS,
     MONTHS,
     NUMBERED_ROADS,
     PERIOD_WORDS,
@@ -69,6 +70,8 @@ def _code(reading_name: str) -> Build:
     def build(match: re.Match[str], reading: Reading, index: int) -> Form | None:
         if _idaho(match, reading, index):
             return None  # "Boise, ID 83702": the state and its ZIP code
+        if reading.core(index - 1).lower().rstrip(".") in LIMIT_WORDS:
+            return None  # "Min. order 25 units", "maximum order: $500": how much, not which order
         if match.groupdict().get("spaced"):
             return Joined((_prefix(match, "spaced"), Code(match["spaced"], reading_name)))
         return Joined((_prefix(match, "code"), Code(match["code"], reading_name)))

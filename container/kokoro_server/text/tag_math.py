@@ -60,7 +60,32 @@ def power(text: str, locale: Locale) -> Form | None:
     return Joined((Symbol("×"), said)) if match["sign"] else said  # "4.2 ×10⁵": the sign typed with the power
 
 
-_VARIABLE_POWER = re.compile(r"(?P<letter>[A-Za-z])(?P<sign>[²³])")
+# "1.5e-6", "6.02e23", "3.0E8": scientific notation as calculators and code print it.
+_E_NOTATION = re.compile(r"(?P<times>\d{1,3}(?:\.\d{1,6})?)(?P<e>[eE])(?P<exponent>[-+−]?\d{1,3})")
+
+
+def e_notation(text: str, locale: Locale) -> Form | None:
+    """ "1.5e-6": one point five times ten to the power of minus six; "12E34" without a point or a sign stays a
+    code (a part, a seat)."""
+    match = _E_NOTATION.fullmatch(text) if locale.habits.powers else None
+    if match is None or (match["e"] == "E" and "." not in match["times"] and match["exponent"][0].isdigit()):
+        return None
+    exponent = Number(match["exponent"].lstrip("-+−"), negative=match["exponent"][0] in "-−")
+    return Power(Number("10"), exponent, times=plain_number(match["times"]))
+
+
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+_FORMULA = re.compile(rf"(?:[A-Z][a-z]?[{SUBSCRIPTS}]{{0,3}}){{1,8}}")
+
+
+def formula(text: str) -> Form | None:
+    """ "CO₂", "H₂O", "CH₄": a chemical formula, its elements' letters and the counts written below them (C O two)."""
+    if not any(char in SUBSCRIPTS for char in text) or _FORMULA.fullmatch(text) is None:
+        return None
+    return Code(text.translate(str.maketrans(SUBSCRIPTS, "0123456789")))
+
+
+_VARIABLE_POWER = re.compile(r"(?P<letter>[A-Za-z]{1,3})(?P<sign>[²³])")
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z]+(?:_[A-Za-z]+)+")
@@ -84,11 +109,13 @@ def pi_term(text: str, locale: Locale) -> Form | None:
 
 
 def variable_power(text: str, locale: Locale) -> Form | None:
-    """ "x²", "b³": a letter squared or cubed, as algebra writes it; "m²" alone stays a unit's."""
-    match = _VARIABLE_POWER.fullmatch(text)
+    """ "x²", "b³", "mc²": letters squared or cubed, as algebra writes them, each letter said; "m²" alone stays a
+    unit's. Hindi's and Japanese's readers read them as written."""
+    match = _VARIABLE_POWER.fullmatch(text) if locale.habits.powers else None
     if match is None or locale.unit(text) is not None:
         return None
-    return Joined((Word(match["letter"]), Symbol(match["sign"])))
+    letters = match["letter"]
+    return Joined((Word(letters) if len(letters) == 1 else Letters(letters), Symbol(match["sign"])))
 
 
 _VISCOSITY = re.compile(r"(?P<winter>0|5|10|15|20|25)W-?(?P<hot>\d{2})")

@@ -45,6 +45,7 @@ _SCHEMED = re.compile(
 _LOCALHOST = re.compile(r"localhost(?::\d{1,5})?(?:/[^\s]{0,300})?")  # "localhost:8080/admin"
 _HANDLE = re.compile(r"@[A-Za-z_][\w.]{0,63}")
 _HASHTAG = re.compile(r"#[^\W\d_][\w]{0,99}")
+_NUMBERED_TAG = re.compile(r"#\d{1,4}(?:[A-Z][a-z]+){2,8}")
 _HASH_CODE = re.compile(r"#(?P<code>[A-Z]{1,3}\d[\w-]{0,40}|\d[\w-]{0,40})")
 _RATIO = re.compile(r"(?P<a>\d{1,3}):(?P<b>\d)")
 _TIMES = re.compile(r"(?P<a>\d{1,4}(?:\.\d{1,2})?)[x×]|[x×](?P<b>\d{1,4}(?:\.\d{1,2})?)")
@@ -70,6 +71,8 @@ def electronic(core: str) -> Form | None:
             return Electronic(core, "handle")
         return None
     if core.startswith("#"):
+        if _NUMBERED_TAG.fullmatch(core):
+            return Electronic(core, "hashtag")  # "#100DaysOfCode": a tag that starts with its number
         if (match := _HASH_CODE.fullmatch(core)) is not None:
             short = match["code"].isdigit() and len(match["code"]) <= 4  # "#12": number twelve; "#48213" digit by digit
             return Code(match["code"], "paired" if short else "spelled", number_sign=True)

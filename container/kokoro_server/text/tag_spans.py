@@ -265,8 +265,9 @@ def numeric_rules(locale: Locale, money: tuple[Rule, ...], own: tuple[Rule, ...]
             spaced_measure,
         ),
         pattern_rule(rf"(?P<n>{value}){GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?", spaced_measure),
-        pattern_rule(  # "10⁸ m/s", "6.02×10^23 mol": a power of ten, then its unit
-            rf"(?P<n>(?:\d{{1,7}}(?:[.,]\d{{1,4}})?[×x·*])?\d{{1,7}}(?:[.,]\d{{1,4}})?(?:\^[-−]?\d{{1,3}}|[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}}))"
+        pattern_rule(  # "10⁸ m/s", "6.02×10^23 mol", "1.5e-6 s": a power of ten, then its unit
+            rf"(?P<n>(?:\d{{1,7}}(?:[.,]\d{{1,4}})?[×x·*])?\d{{1,7}}(?:[.,]\d{{1,4}})?(?:\^[-−]?\d{{1,3}}|[⁻⁺]?[{SUPERSCRIPTS}]{{1,3}})"
+            rf"|\d{{1,3}}(?:\.\d{{1,6}})?[eE][-+−]?\d{{1,3}})"
             rf"{GAP}(?P<unit>(?:{units})(?:/\w{{1,6}})?)\.?",
             spaced_measure,
         ),

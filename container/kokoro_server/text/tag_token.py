@@ -45,6 +45,8 @@ from .tag_math import (
     SUPERSCRIPTS,
     arithmetic,
     assignment,
+    e_notation,
+    formula,
     identifier,
     package_version,
     pi_term,
@@ -75,7 +77,11 @@ def classify(core: str, locale: Locale, before: str = "", after: str = "") -> Fo
     if (rough := _rough(core, locale, before, after)) is not None:
         return rough  # "3pm-ish", "10ish"
     if (
-        shape := identifier(core) or variable_power(core, locale) or viscosity(core) or pi_term(core, locale)
+        shape := identifier(core)
+        or variable_power(core, locale)
+        or viscosity(core)
+        or pi_term(core, locale)
+        or formula(core)
     ) is not None:
         return shape  # "max_retries", "x²", "5W-30", "πr²"
     if is_word(core):
@@ -137,6 +143,8 @@ def _typed(core: str, locale: Locale) -> Form | None:
         return arithmetic(core, locale) or assignment(core)
     if "^" in core or any(char in SUPERSCRIPTS for char in core):
         return power(core, locale)
+    if core[:1].isdigit() and ("e" in core or "E" in core):
+        return e_notation(core, locale)
     return package_version(core) if "@" in core[1:] else None
 
 

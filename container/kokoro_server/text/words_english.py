@@ -86,7 +86,8 @@ UNITS = {
     "kPa": ("kilopascal", "kilopascals"), "mmHg": ("millimeter of mercury", "millimeters of mercury"),
     "rpm": ("revolution per minute", "revolutions per minute"), "bpm": ("beat per minute", "beats per minute"),
     "fps": ("frame per second", "frames per second"), "dpi": ("dot per inch", "dots per inch"),
-    "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "cal": ("calorie", "calories"),
+    "dB": ("decibel", "decibels"), "kcal": ("kilocalorie", "kilocalories"), "kJ": ("kilojoule", "kilojoules"),
+    "MJ": ("megajoule", "megajoules"), "mol": ("mole", "moles"), "cal": ("calorie", "calories"),
     "mmol": ("millimole", "millimoles"), "′": ("foot", "feet"), "″": ("inch", "inches"),
     "stone": ("stone", "stone"), "ng": ("nanogram", "nanograms"), "mEq": ("milliequivalent", "milliequivalents"),
     "req": ("request", "requests"), "msg": ("message", "messages"), "reb": ("rebound", "rebounds"),
@@ -209,6 +210,8 @@ CODE_WORDS = (
     "order|confirmation|booking|reservation|reference|ref|ticket|case|tracking|invoice|account|policy"
     "|member|membership|claim|pin|code|zip|zip code|postcode|id|serial|model"
 )
+# Words before a code's word that make what follows an amount ("Min. order 25 units", "maximum order $500").
+LIMIT_WORDS = frozenset({"min", "minimum", "max", "maximum"})
 # Airlines' codes that are no other word, state, unit or letters of another kind ("AS", "VS", "AC", "AZ", "OZ", "NH"
 # are left out, and "U2", a band): before a number, among a trip's words, they name a flight ("on DL 2214 departing
 # ATL": D L twenty-two fourteen).

@@ -16,7 +16,7 @@ from functools import cache
 
 FEMININE = {
     "es": "taza cucharada cucharadita cuchara semana hora noche persona página pastilla cápsula tableta gota caja "
-    "botella lata pieza bolsa tarjeta llamada entrada plaza cama maleta mesa silla puerta "
+    "botella lata pieza bolsa tarjeta llamada entrada plaza cama maleta mesa silla puerta suite "
     "respuesta línea clase parada estrella foto hoja carta quincena jornada milla "
     "libra onza pulgada rebanada loncha barra vuelta cuota ración porción tienda oficina "
     "fila columna zona calle avenida manzana cebolla zanahoria patata naranja fresa galleta vez cerveza "

@@ -12,7 +12,7 @@ from .locales import Locale
 from .span_rule import Grammar, Reading, Rule
 from .tag_address import ADDRESS, COMPASS_STREET, FLOOR, STREET
 from .tag_clock import named_time_rules
-from .tag_cues import english_rules
+from .tag_cues_english import english_rules
 from .tag_cues_technical import STATUS, technical_rules
 from .tag_roman import CAPITALIZED
 from .tag_spans import english_spans

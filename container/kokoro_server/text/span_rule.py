@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from kokoro_core.segmenter import WIDE_LETTERS
 
-from .forms import Form
+from .forms import Form, Said, Word
 from .locales import Locale
 from .tokens import Token
 
@@ -115,3 +115,10 @@ class Grammar:
     spans: tuple[Rule, ...] = ()
     capitalized: tuple[Rule, ...] = ()
     alone: Callable[[Reading, int, Form | None], Form | None] = lambda reading, index, form: None
+
+
+def cue_word(match: re.Match[str], group: str, locale: Locale) -> Word | Said:
+    """What was written before ``group``: the cue, as written, but a weekday's short form ("Mon 6/30")."""
+    written = " ".join(match.string[match.start() : match.start(group)].split())
+    weekday = locale.weekdays.get(written.rstrip(".,"))
+    return Said(weekday + ("," if written.endswith(",") else "")) if weekday else Word(written)

@@ -1,6 +1,6 @@
 """The parts of an American address, each read as a person says it: a house number and its street ("123 Main
 St.", "W 42nd St.", "91 S. Broadway"), a unit ("Apt 4B"), a floor ("3rd Fl"), a numbered road ("County Rd 12"),
-a post-office box, a state and its ZIP code ("IL 62704"). ``tag_cues.english_rules`` calls these rules at their
+a post-office box, a state and its ZIP code ("IL 62704"). ``tag_cues_english.english_rules`` calls these rules at their
 words; a house number starts ``ADDRESS``, ``COMPASS_STREET`` and ``FLOOR``, and a capitalized word ``STREET``.
 """
 

@@ -9,8 +9,7 @@ import re
 
 from .forms import Duration, Form, Joined, Number, Range, Said, Time, Word
 from .locales import Locale
-from .span_rule import GAP, Reading, Rule, pattern_rule
-from .tag_date import cue_word
+from .span_rule import GAP, Reading, Rule, cue_word, pattern_rule
 
 # A time zone after a time: "EST", "UTC", and dotted ("c.s.t.", as some type it); an hour's meridiem.
 _ZONE = r"(?-i:[A-Z]{1,3}T|UTC|GMT)|[a-zA-Z]\.[a-zA-Z]\.[tT]\.?"

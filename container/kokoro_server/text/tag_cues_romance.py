@@ -220,7 +220,7 @@ def romance_rules(locale: Locale) -> tuple[dict[str, tuple[Rule, ...]], tuple[Ru
             lambda m, r, i: Period("Q", int(m["n"]), m["year"] or (f"20{m['short']}" if m["short"] else None)),
         ),
     ]
-    numeric.extend(NATIONAL_PHONES.get(lang, ()))
+    numeric.extend(NATIONAL_PHONES.get(romance_cues.COUNTRY[lang], ()))
     if lang in ("fr", "es", "it"):  # "75002 Paris", "28013 Madrid": a postcode before its town, digit by digit
         numeric.append(pattern_rule(r"(?P<code>\d{5})(?=\s+[A-ZÉ][a-zé]+)", _postcode))
     if lang != "fr":  # "18h30", "2h15": Portuguese, Spanish and Italian write it so too

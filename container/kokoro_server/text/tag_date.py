@@ -12,7 +12,7 @@ import re
 
 from .forms import Date, Decade, Form, Joined, Range, Said, Time, Word, Year
 from .locales import Locale
-from .span_rule import Build, Reading
+from .span_rule import Build, Reading, cue_word
 
 _ISO_DATE = re.compile(r"(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})")
 
@@ -165,13 +165,6 @@ def named_month_or_year(match: re.Match[str], reading: Reading, index: int) -> F
     if match["year2"].isdigit():
         return Date(match["year2"], month, None)
     return Joined((Date(None, month, None), Year(match["year2"][1:], short=True)))
-
-
-def cue_word(match: re.Match[str], group: str, locale: Locale) -> Word | Said:
-    """What was written before ``group``: the cue, as written, but a weekday's short form ("Mon 6/30")."""
-    written = " ".join(match.string[match.start() : match.start(group)].split())
-    weekday = locale.weekdays.get(written.rstrip(".,"))
-    return Said(weekday + ("," if written.endswith(",") else "")) if weekday else Word(written)
 
 
 def _card_expiry(match: re.Match[str], reading: Reading, index: int) -> Form | None:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 
 from .forms import Duration, Form, Joined, Time
-from .span_rule import Reading
-from .tag_date import cue_word
+from .span_rule import Reading, cue_word
 
 _TIMED = re.compile(r"(?:(?P<h>\d{1,2}):)?(?P<m>[0-5]?\d):(?P<s>[0-5]\d)\.(?P<f>\d{1,3})")
 

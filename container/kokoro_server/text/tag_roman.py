@@ -1,7 +1,7 @@
 """Roman numerals read where their context says they are numbers (``roman`` holds their value and the words):
 after a ruler's name ("Henry VIII": the Eighth), a title and a name ("Pope John Paul II"), a part of a work
 ("Chapter IV", "Part II": four, two), or a capitalized name that a numeral follows ("Super Bowl LVIII").
-``tag_cues.english_rules`` calls the first three at their words; ``CAPITALIZED`` is tried at a capitalized word.
+``tag_cues_english.english_rules`` calls the first three at their words; ``CAPITALIZED`` is tried at a capitalized word.
 """
 
 from __future__ import annotations

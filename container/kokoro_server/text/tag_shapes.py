@@ -157,7 +157,7 @@ def shaped(core: str, before: str = "", after: str = "") -> Form | None:
             return Period("FY", None, match["fy"])
         letter = match["letter"] or "Q"
         if letter == "H" and not match["short"]:
-            return None  # "H1" alone may be a heading: read in context (``tag_cues``)
+            return None  # "H1" alone may be a heading: read in context (``tag_cues_english``)
         return Period(letter, int(match["n"] or match["n2"]), match["short"] or match["short2"])
     return None
 

@@ -54,10 +54,10 @@ def spaced_phone(match: re.Match[str], reading: Reading, index: int) -> Form | N
     return Telephone(groups, plus=match["number"].startswith("+"), extension=match["ext"])
 
 
-# By num2words' language code: the telephone numbers only that country writes so.
+# By country (ISO 3166): the telephone numbers only that country writes so.
 NATIONAL_PHONES: dict[str, tuple[Rule, ...]] = {
     # "(11) 3456-7890", "98765-4321": a Brazilian number, its area code in brackets; not "2020-2024"
-    "pt_BR": (
+    "BR": (
         pattern_rule(
             r"(?:\((?P<area>\d{2})\)\s?(?P<a>9?\d{4})|(?P<a2>9\d{4}))-(?P<b>\d{4})",
             lambda m, r, i: Telephone(tuple(group for group in (m["area"], m["a"] or m["a2"], m["b"]) if group)),
@@ -65,7 +65,7 @@ NATIONAL_PHONES: dict[str, tuple[Rule, ...]] = {
         ),
     ),
     # "900 123 456", "612 34 56 78": a Spanish telephone number, nine digits in groups
-    "es": (
+    "ES": (
         pattern_rule(
             r"(?P<number>[6789]\d{2}(?: \d{3} \d{3}| \d{2} \d{2} \d{2}))",
             lambda m, r, i: Telephone(tuple(m["number"].split())),

@@ -1,9 +1,9 @@
 """The normalizer's tagger: a text's tokens, grouped into spans, each with the form it is (``forms``).
 
-At each token, the rules that can start there are tried first (``tag_spans`` for spans that start at a
-number or a sign, ``tag_cues`` for those that start at a word), and the first that reads whole tokens wins;
-else the token is read alone (``tag_token.classify``), with the little context a bare number needs (four
-digits after "in", or before a verb, are a year). One pass, left to right, each rule bounded: linear.
+At each token, the rules that can start there are tried first (the shared ones of ``tag_spans`` and the cue
+modules, and the language family's own, ``grammar_*``), and the first that reads whole tokens wins; else the
+token is read alone (``tag_token.classify``), with what its neighbours decide (the grammar's first: four digits
+after "in" are a year in English). One pass, left to right, each rule bounded: linear.
 """
 
 from __future__ import annotations

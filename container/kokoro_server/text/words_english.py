@@ -2,7 +2,7 @@
 the words after which digits are a code, and the parts of an address.
 
 Data only, so that adding a unit or an abbreviation is one line; the tagger (``tag_token``, ``tag_spans``,
-``tag_cues``) reads what is written with it, the verbalizer (``say_english``) says it.
+``tag_cues_english``) reads what is written with it, the verbalizer (``say_english``) says it.
 """
 
 from __future__ import annotations

@@ -136,6 +136,7 @@ CALL_WORDS = {"es": frozenset("al llame llama llamar llamen marque marca marcar 
 DECADE_ARTICLES = {"es": frozenset({"los"}), "fr": frozenset({"les", "des", "aux"}),
                    "it": frozenset({"gli", "negli", "degli", "agli", "dagli"}),
                    "pt_BR": frozenset({"os", "nos", "dos", "aos", "pelos"})}  # fmt: skip
+COUNTRY = {"es": "ES", "fr": "FR", "it": "IT", "pt_BR": "BR"}  # whose national forms each language reads
 BETWEEN = {"es": frozenset({"entre"}), "fr": frozenset({"entre"}), "it": frozenset({"tra", "fra"}),
            "pt_BR": frozenset({"entre"})}  # fmt: skip  # "entre 2 y 4": a range said with "y"
 BETWEEN_ARTICLES = {"es": frozenset({"las", "los", "el", "la"}), "fr": frozenset({"les", "le", "la"}),

@@ -205,7 +205,8 @@ def hours_glued(match: re.Match[str], reading: Reading, index: int) -> Form | No
     """ "às 18h30", "a las 7h45": a time after the words a time follows; elsewhere how long ("dura 2h15")."""
     hour, minute = int(match["h"]), int(match["m"])
     before = " ".join(reading.core(i).lower() for i in (index - 2, index - 1) if i >= 0)
-    if re.search(rf"(?:^|\s)(?:{reading.locale.habits.dotted_time_cues})$", before) and hour <= 23:
+    cues = reading.locale.habits.dotted_time_cues  # empty, no word makes it a time
+    if cues and re.search(rf"(?:^|\s)(?:{cues})$", before) and hour <= 23:
         return Time(hour, minute)
     return Duration(hour, minute, 0)
 

@@ -76,7 +76,11 @@ def _text_work(texts: list[str], rounds: int) -> list[float]:
     """Per-sentence times (µs) of a chunk's whole text work before G2P, as the engine does it: what is said, and
     which written word each said word comes from (``word_sources.written_words``), with no reading cached."""
     from kokoro_server.text import reading as readings
-    from kokoro_server.text.word_sources import written_words
+
+    try:
+        from kokoro_server.text.word_sources import written_words
+    except ImportError:  # a checkout from before word_sources: word_timing held it
+        from kokoro_server.text.word_timing import written_words  # type: ignore[attr-defined,no-redef]
 
     voice = readings.VoiceReading()
     read_once = hasattr(voice, "parts")  # a checkout that reads a chunk once, for both
@@ -106,8 +110,9 @@ def _summary(times_us: list[float], work_us: list[float]) -> dict[str, float]:
 
 def _worker(path: str | None, rounds: int) -> dict[str, object]:
     env = dict(os.environ)
-    if path:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [path, env.get("PYTHONPATH")]))
+    if path:  # the checkout's container/, and its core/ beside it: the two change together
+        core = os.path.join(os.path.dirname(os.path.abspath(path)), "core")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [path, core, env.get("PYTHONPATH")]))
     command = [sys.executable, "-m", "kokoro_bench.normalize_speed", "--worker", "--rounds", str(rounds)]
     output = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
     return json.loads(output)

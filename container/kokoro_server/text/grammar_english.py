@@ -1,5 +1,5 @@
 """English's grammar: its own spans and cue words, and what decides an English token read alone from its
-neighbours ("in 2010." a year, "a 5s timeout" seconds, "a $20 gift card" an amount before its noun, "Call 911")."""
+neighbours ("in 2010." a year, "a 5s timeout" seconds, "a $20 gift card" an amount before its noun, "Mr Jones")."""
 
 from __future__ import annotations
 
@@ -44,9 +44,6 @@ def _alone(reading: Reading, index: int, form: Form | None) -> Form | None:
 def _decided(reading: Reading, index: int, form: Form | None) -> Form | None:
     core, locale = reading.tokens[index].core, reading.locale
     before, after = reading.core(index - 1), reading.core(index + 1)
-    if isinstance(form, Code) and core in locale.currencies and before[-1:].isdigit():
-        code = locale.currencies[core]  # "**1,234.56 USD**": dollars, not "dollar"
-        return Said(english.CURRENCIES.get(code, english.CURRENCIES["USD"])[1])
     if core in ("No.", "no.") and after[:1].isdigit():
         return Said("number")  # "No. 5", "Ref no. 4471"
     if core[:-1] in locale.weekdays and core.endswith(".") and before.lower() not in english.DETERMINERS | {"a"}:
@@ -61,8 +58,6 @@ def _decided(reading: Reading, index: int, form: Form | None) -> Form | None:
         return Said(english.ROUND_PLURALS[core])  # "100s of users": hundreds
     if isinstance(form, (Money, Measure)) and _modifies(form) and _before_noun(before, after):
         return replace(form, before_noun=True)  # "a $20 gift card": a twenty-dollar gift card
-    if isinstance(form, Number) and core.isdigit() and _called(core, before, after, locale.language):
-        return Code(core, "digits")
     if form is None and core in english.BARE_TITLES and after[:1].isupper():
         return Said(english.BARE_TITLES[core])  # "Mr Jones": Mister Jones
     return None
@@ -119,11 +114,3 @@ def _modifies(form: Money | Measure) -> bool:
     if not isinstance(amount, Number):
         return False
     return (not amount.fraction or isinstance(form, Measure)) and not amount.negative
-
-
-def _called(core: str, before: str, after: str, language: str) -> bool:
-    """Whether a short number is a service's, said digit by digit: "Call 911", "911 operators", "call NHS 111"."""
-    if core not in english.SERVICE_NUMBERS.get(language, ()):
-        return False
-    called = before.lower() in english.CALL_WORDS or before.lower() in english.SERVICE_NAMES.get(language, ())
-    return called or after.lower() in english.SERVICE_NOUNS

@@ -66,9 +66,18 @@ class Habits:
     fraction_after: Mapping[str, frozenset[str]] = field(default_factory=dict)
     between_words: frozenset[str] = frozenset()  # "between 2-4pm": a range said "two and four"
     between_articles: frozenset[str] = frozenset()  # "between the 3-5": what may stand between the word and it
+    # Read alone
+    currency_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # "1.234,56 €": euros, not "€"
+    # Short numbers said digit by digit when called ("Call 911", "llame al 112"), the words that call them, the
+    # services named between ("call NHS 111") and the nouns after them ("911 operators").
+    service_numbers: frozenset[str] = frozenset()
+    call_words: frozenset[str] = frozenset()
+    service_names: frozenset[str] = frozenset()
+    service_nouns: frozenset[str] = frozenset()
 
 
 def english_habits(british: bool) -> Habits:
+    language = "en-gb" if british else "en-us"
     return Habits(
         picture_sizes=True,
         one_to_one="one-to-one" if british else "one-on-one",
@@ -106,6 +115,11 @@ def english_habits(british: bool) -> Habits:
         fraction_after={"by": english.CHANGE_WORDS},
         between_words=frozenset({"between"}),
         between_articles=frozenset({"the"}),
+        currency_names=english.CURRENCIES,
+        service_numbers=english.SERVICE_NUMBERS[language],
+        call_words=english.CALL_WORDS,
+        service_names=english.SERVICE_NAMES.get(language, frozenset()),
+        service_nouns=english.SERVICE_NOUNS,
     )
 
 
@@ -124,6 +138,9 @@ def romance_habits(lang: str) -> Habits:
         time_range_cues=romance_cues.TIME_RANGE_CUES[lang],
         between_words=romance_cues.BETWEEN[lang],
         between_articles=romance_cues.BETWEEN_ARTICLES[lang],
+        currency_names=romance.CURRENCIES[lang],
+        service_numbers=romance_cues.SERVICE_NUMBERS.get(lang, frozenset()),
+        call_words=romance_cues.CALL_WORDS.get(lang, frozenset()),
     )
 
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from . import grammar_english, grammar_romance, grammar_signs
-from .forms import VULGAR, Code, Form, Joined, Letters, Number, Range, Scaled
+from .forms import VULGAR, Code, Form, Joined, Letters, Number, Range, Said, Scaled
+from .habits import Habits
 from .locales import Locale
 from .span_rule import Grammar, Reading, Rule, Span
 from .tag_cues_time import time_rules
@@ -28,9 +29,9 @@ from .tokens import Token, tokenize
 
 # Each family's grammar, by ``Locale.family``; the order of trying rules is ``_rules``'s and ``_span_at``'s.
 GRAMMARS: dict[str, Callable[[Locale], Grammar]] = {
-    "english": cache(grammar_english.grammar),
-    "romance": cache(grammar_romance.grammar),
-    "signs": cache(grammar_signs.grammar),
+    "english": grammar_english.grammar,
+    "romance": grammar_romance.grammar,
+    "signs": grammar_signs.grammar,
 }
 
 _NUMERIC_STARTS = frozenset("+-−($€£¥₹.~≈<>≤≥±#") | frozenset(VULGAR)  # "¾ tsp"
@@ -41,6 +42,7 @@ class Rules:
     numeric: tuple[Rule, ...]  # tried at a token that starts with a digit or a sign
     words: dict[str, tuple[Rule, ...]]  # tried at a word (in lower case, without a final dot)
     capitalized: tuple[Rule, ...]  # tried at a capitalized word
+    alone: Callable[[Reading, int, Form | None], Form | None]  # the grammar's: what neighbours decide
     signs: tuple[str, ...] = ()  # currency signs that start an amount ("US$21.4", "₩5.2", "R$3"): numeric too
 
 
@@ -56,7 +58,7 @@ def _rules(locale: Locale) -> Rules:
     for word, found in (*time_rules(locale).items(), *grammar.words.items()):
         words[word] = words.get(word, ()) + found
     shared = numeric_rules(locale, money_rules(locale), grammar.spans)
-    return Rules((*grammar.numeric, *imperial_rules(), *shared), words, grammar.capitalized)
+    return Rules((*grammar.numeric, *imperial_rules(), *shared), words, grammar.capitalized, grammar.alone)
 
 
 def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
@@ -70,7 +72,8 @@ def tag(text: str, locale: Locale) -> tuple[list[Token], list[Span]]:
         token = tokens[index]
         span = _span_at(reading, index, rules) if token.core and not token.wide else None
         if span is None:
-            span = Span(index, index, _alone(reading, index) if not token.wide else None, dot=_dot(token, locale))
+            form = _alone(reading, index, rules) if not token.wide else None
+            span = Span(index, index, form, dot=_dot(token, locale))
         if isinstance(span.form, Range) and _after_between(reading, index):
             span = replace(span, form=replace(span.form, between=True))  # "between 2-4pm": two and four
         spans.append(span)
@@ -122,13 +125,20 @@ def _signed_amount(core: str, signs: tuple[str, ...]) -> bool:
     return any(core.startswith(sign) and core[len(sign) : len(sign) + 1].isdigit() for sign in signs)
 
 
-def _alone(reading: Reading, index: int) -> Form | None:
-    """The form of a token read alone, with what its neighbours decide: the language's grammar first, then the
-    shared rules (a card's last digits, a ZIP code, "a 5K run")."""
+def _alone(reading: Reading, index: int, rules: Rules) -> Form | None:
+    """The form of a token read alone, with what its neighbours decide: a currency after its amount and a called
+    service's number, by the language's tables; then the language's grammar; then the shared rules (a card's
+    last digits, a ZIP code, "a 5K run")."""
     core, locale = reading.tokens[index].core, reading.locale
     before, after = reading.core(index - 1), reading.core(index + 1)
     form = classify(core, locale, before, after)
-    if (decided := GRAMMARS[locale.family](locale).alone(reading, index, form)) is not None:
+    habits = locale.habits
+    if isinstance(form, Code) and habits.currency_names and core in locale.currencies and before[-1:].isdigit():
+        names = habits.currency_names  # "**1.234,56 €**": euros, not "euro"
+        return Said((names.get(locale.currencies[core]) or names["USD"])[1])
+    if isinstance(form, Number) and core in habits.service_numbers and _called(before, after, habits):
+        return Code(core, "digits")  # "Call 911", "llame al 112"
+    if (decided := rules.alone(reading, index, form)) is not None:
         return decided
     if (masked := _MASKED.fullmatch(core)) is not None or (core.isdigit() and _masked_lead(reading, index)):
         return Code(masked["digits"] if masked else core, "digits")  # "x4821", "(...4821)": the last digits of a card
@@ -137,6 +147,12 @@ def _alone(reading: Reading, index: int) -> Form | None:
     if isinstance(form, Scaled) and core.endswith("K") and _k_letter(form, before, after):
         return Joined((form.amount, Letters("K")))  # "a 5K run", "4K TV": the letter, not a thousand
     return form
+
+
+def _called(before: str, after: str, habits: Habits) -> bool:
+    """Whether a service's short number is called or named ("Call 911", "call NHS 111", "911 operators")."""
+    before = before.lower()
+    return before in habits.call_words or before in habits.service_names or after.lower() in habits.service_nouns
 
 
 _MASKED = re.compile(r"[xX•]{1,12}(?P<digits>\d{4})")  # a star before digits is a keypad's ("*4821")

@@ -155,17 +155,21 @@ def _clock(match: re.Match[str]) -> Time | None:
     if hour > 24 or (ampm and not 1 <= hour <= 12):
         return None
     second = int(match["s"]) if match["s"] else None
-    written_hour = match["h"] or match["h2"]
-    twenty_four = not ampm and (hour > 12 or hour == 0 or written_hour.startswith("0"))
+    twenty_four = not ampm and _on_a_24_hour_clock(match["h"] or match["h2"])
     return Time(hour, minute, second, ampm + "m" if ampm else None, twenty_four=twenty_four)
+
+
+def _on_a_24_hour_clock(hour: str) -> bool:
+    """Whether an hour written without a meridiem is read on a 24-hour clock: past 12, midnight's 0, or padded
+    ("09")."""
+    return int(hour) > 12 or int(hour) == 0 or hour.startswith("0")
 
 
 DOTTED_TIME = r"(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)"
 
 
 def _time(hour: str, minute: str) -> Time:
-    value = int(hour)
-    return Time(value, int(minute), twenty_four=value > 12 or value == 0 or hour.startswith("0"))
+    return Time(int(hour), int(minute), twenty_four=_on_a_24_hour_clock(hour))
 
 
 def dotted_time(match: re.Match[str], reading: Reading, index: int) -> Form | None:

@@ -90,7 +90,6 @@ class Speaker:
             raise ValueError(f"segment {segment!r} is invalid; give 'client' or 'server'")
         self._transport = transport
         self._segment = segment
-        self._streams = ServerCutReplies(self._send_quietly, self._until_connected, self._idle_clear, timeout)
         given = {"voice": voice, "speed": speed, "sample_rate": sample_rate, "normalize": normalize, "marks": marks}
         given["phonemes"] = phonemes or None  # off unless asked: an older server does not know the field
         given["foreign_script"] = foreign_script
@@ -109,6 +108,7 @@ class Speaker:
         self._connected = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._streams = ServerCutReplies(self._send_quietly, self._until_connected, self._idle.clear, timeout)
         self._closing = False
         self._receiver: asyncio.Task[None] | None = None
         self._failure: BaseException | None = None
@@ -329,9 +329,6 @@ class Speaker:
         if self._failure is not None:
             raise self._failure
         await self._connected.wait()
-
-    def _idle_clear(self) -> None:
-        self._idle.clear()
 
     async def _send_quietly(self, message: StreamMessage) -> None:
         try:

@@ -50,7 +50,7 @@ _LINE_MARKS = re.compile(
 # it again.
 _TABLE_RULE = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-{3,}[-:| \t]*$", re.MULTILINE)
 _PIPES = re.compile(r"(?:(?<![ \t])[ \t]+)?\|[ \t]*")
-_LINE_EDGE_PIPES = re.compile(r"^[ \t]*\|[ \t]*|(?:(?<![ \t])[ \t]+)?\|[ \t]*$", re.MULTILINE)
+_LAST_PIPE = re.compile(r"(?:(?<![ \t])[ \t]+)?\|[ \t]*$", re.MULTILINE)  # a row's first is a line mark
 _SPACES = re.compile(r"[ \t\f\v]+")
 _SPACED_LINE = re.compile(r"^ +| +$", re.MULTILINE)
 
@@ -98,7 +98,7 @@ def _spoken(text: str) -> str:
     text = _INLINE_CODE.sub(r"\1", text)
     text = _TABLE_RULE.sub("", text)
     text = _EMPHASIS.sub("", text)
-    text = _LINE_EDGE_PIPES.sub("", text)
+    text = _LAST_PIPE.sub("", text)
     text = _LINE_MARKS.sub("", text)  # after emphasis and a row's pipes, which may hide one ("*> quote*")
     text = _PIPES.sub(", ", text)
     return _SPACED_LINE.sub("", _SPACES.sub(" ", text)).strip()
